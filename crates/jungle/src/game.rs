@@ -1,0 +1,290 @@
+//! A game: a position plus its history, with the history-dependent rules (RULES §6.3–§7).
+
+use crate::{Bitboard, Color, Move, MoveList, Outcome, Piece, Position, Role, Rules, San, Termination};
+use std::fmt;
+
+/// One ply of a game's history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ply {
+    /// The move played (`Move::PASS` for a pass).
+    pub mv: Move,
+    /// The side that played it.
+    pub color: Color,
+    /// The animal moved (`None` for a pass).
+    pub piece: Option<Piece>,
+    /// The animal captured, if any.
+    pub captured: Option<Piece>,
+}
+
+/// Why a move cannot be played in a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameError {
+    /// The move.
+    pub mv: Move,
+    /// Why not.
+    pub reason: String,
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}: {}", self.mv, self.reason)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// A game of Jungle: a start position, the plies played since, and the rules that need that
+/// history — §7.1 (7-3), §7.2 (17-5), §7.3 (`repetition_loss`), §6.3 under those rules and the §6.4
+/// no-capture draw. Passes (`--`) are plies too.
+///
+/// ```
+/// use jungle::{Game, Rules, Move, Square};
+/// let mut g = Game::new(Rules::STANDARD);
+/// g.play(Move::new(Square::G3, Square::G4)).unwrap();
+/// assert!(g.play(Move::new(Square::G4, Square::G5)).is_err()); // Blue to move
+/// assert_eq!(g.len(), 1);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Game {
+    positions: Vec<Position>,
+    plies: Vec<Ply>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A game from the start position.
+    pub fn new(rules: Rules) -> Game {
+        Game::from_position(Position::start(rules))
+    }
+
+    /// A game from `start` (its history is empty, so §7 starts counting from here).
+    pub fn from_position(start: Position) -> Game {
+        let mut g = Game { positions: vec![start], plies: Vec::new(), outcome: None };
+        g.outcome = g.compute_outcome();
+        g
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        self.position().rules()
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a game always has a position")
+    }
+
+    /// The start position.
+    pub fn start_position(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// The position before ply `i` (0 = start; `len()` = current).
+    pub fn position_at(&self, i: usize) -> Option<&Position> {
+        self.positions.get(i)
+    }
+
+    /// The plies played.
+    pub fn plies(&self) -> &[Ply] {
+        &self.plies
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.plies.iter().map(|p| p.mv)
+    }
+
+    /// The SAN-like form of each ply.
+    pub fn sans(&self) -> Vec<San> {
+        self.plies.iter().enumerate().map(|(i, p)| San::from_move(&self.positions[i], p.mv)).collect()
+    }
+
+    /// The number of plies played.
+    pub fn len(&self) -> usize {
+        self.plies.len()
+    }
+
+    /// Whether no ply has been played.
+    pub fn is_empty(&self) -> bool {
+        self.plies.is_empty()
+    }
+
+    /// The result by the rules, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The legal moves now: the position's moves less those §7 forbids (none once over).
+    pub fn legal_moves(&self) -> MoveList {
+        if self.outcome.is_some() {
+            return MoveList::new();
+        }
+        self.moves_by_history()
+    }
+
+    fn moves_by_history(&self) -> MoveList {
+        let mut list = self.position().legal_moves();
+        let r = self.rules();
+        if r.rule_7_3 || r.rule_17_5 || r.repetition_loss {
+            list.retain(|m| self.history_forbids(m).is_none());
+        }
+        list
+    }
+
+    /// Whether `m` may be played now (a pass may be played whenever the game is on).
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.illegal_reason(m).is_none()
+    }
+
+    /// Why `m` may not be played now, or `None` if it may.
+    pub fn illegal_reason(&self, m: Move) -> Option<String> {
+        if let Some(o) = self.outcome {
+            return Some(format!("the game is over ({o})"));
+        }
+        if m.is_pass() {
+            return None;
+        }
+        if let Some(r) = self.position().illegal_reason(m) {
+            return Some(r);
+        }
+        self.history_forbids(m)
+    }
+
+    /// Plays a move or a pass, if allowed.
+    pub fn play(&mut self, m: Move) -> Result<(), GameError> {
+        if let Some(reason) = self.illegal_reason(m) {
+            return Err(GameError { mv: m, reason });
+        }
+        self.push(m);
+        Ok(())
+    }
+
+    /// Plays a move the caller knows to be legal in this game (e.g. from [`Game::legal_moves`]).
+    pub fn play_unchecked(&mut self, m: Move) {
+        debug_assert!(self.is_legal(m));
+        self.push(m);
+    }
+
+    fn push(&mut self, m: Move) {
+        let mut pos = *self.position();
+        let color = pos.turn();
+        let (piece, captured) = if m.is_pass() {
+            pos.pass();
+            (None, None)
+        } else {
+            let piece = pos.piece_at(m.from_sq());
+            (piece, pos.play_unchecked(m))
+        };
+        self.plies.push(Ply { mv: m, color, piece, captured });
+        self.positions.push(pos);
+        self.outcome = self.compute_outcome();
+    }
+
+    /// Takes back the last ply; returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Ply> {
+        let ply = self.plies.pop()?;
+        self.positions.pop();
+        self.outcome = self.compute_outcome();
+        Some(ply)
+    }
+
+    /// §6 in order: den, wipe-out, no legal move (with §7), the no-capture draw.
+    fn compute_outcome(&self) -> Option<Outcome> {
+        let pos = self.position();
+        if let Some(o) = pos.outcome().filter(|o| o.termination != Termination::NoMoves) {
+            return Some(o);
+        }
+        if self.moves_by_history().is_empty() {
+            return Some(Outcome { winner: Some(!pos.turn()), termination: Termination::NoMoves });
+        }
+        let n = self.rules().draw_plies;
+        if n > 0 && pos.halfmoves() >= n {
+            return Some(Outcome { winner: None, termination: Termination::DrawPlies });
+        }
+        None
+    }
+
+    /// The own plies of `color`, most recent first.
+    fn own_plies(&self, color: Color) -> impl Iterator<Item = &Ply> {
+        self.plies.iter().rev().filter(move |p| p.color == color)
+    }
+
+    /// Which §7 rule forbids `m` (a legal move of the position), if any.
+    pub fn history_forbids(&self, m: Move) -> Option<String> {
+        if m.is_pass() {
+            return None;
+        }
+        let pos = self.position();
+        let rules = pos.rules();
+        let color = pos.turn();
+        let piece = pos.piece_at(m.from_sq())?;
+        let to = m.to_sq();
+        let traps = Bitboard::TRAPS;
+        let entered_trap = |p: &Ply| p.piece == Some(piece) && traps.contains(p.mv.to_sq());
+        if rules.rule_7_3 {
+            let window: Vec<&Ply> = self.own_plies(color).take(7).collect();
+            let times = window.iter().filter(|p| p.piece == Some(piece) && p.mv.to_sq() == to).count();
+            if times >= 3 && !window.iter().any(|p| entered_trap(p)) && !pos.is_attacked(m.from_sq()) {
+                return Some(format!(
+                    "the 7-3 rule: the {} entered {to} {times} times in its side's last 7 moves",
+                    piece.role
+                ));
+            }
+        }
+        if rules.rule_17_5 {
+            let window: Vec<&Ply> = self.own_plies(color).take(17).collect();
+            if window.len() == 17 && window.iter().all(|p| p.piece == Some(piece)) && !window.iter().any(|p| entered_trap(p)) {
+                let squares: Bitboard = window.iter().map(|p| p.mv.to_sq()).collect();
+                if squares.count() <= 5 && squares.contains(to) {
+                    return Some(format!(
+                        "the 17-5 rule: the {} made its side's last 17 moves within {} squares",
+                        piece.role,
+                        squares.count()
+                    ));
+                }
+            }
+        }
+        if rules.repetition_loss {
+            if let Some(reason) = self.repetition_forbids(m) {
+                return Some(reason);
+            }
+        }
+        None
+    }
+
+    /// RULES §7.3. The move is forbidden when it would make a position occur for the 4th time and
+    /// its mover is the side that made the first move of the repeating cycle: the earliest ply
+    /// from which the history (with the new position) repeats with the cycle's period.
+    fn repetition_forbids(&self, m: Move) -> Option<String> {
+        let new_hash = self.position().hash_after(m);
+        let mut hashes: Vec<u64> = self.positions.iter().map(|p| p.hash()).collect();
+        let seen = hashes.iter().filter(|&&h| h == new_hash).count();
+        if seen < 3 {
+            return None;
+        }
+        hashes.push(new_hash);
+        let n = hashes.len() - 1;
+        let last = hashes[..n].iter().rposition(|&h| h == new_hash)?;
+        let period = n - last;
+        let mut q = last;
+        while q > 0 && hashes[q - 1] == hashes[q - 1 + period] {
+            q -= 1;
+        }
+        let first_mover = self.positions[q].turn();
+        if first_mover == self.position().turn() {
+            Some("the repetition rule: this would repeat the position a 4th time, and you started the cycle".into())
+        } else {
+            None
+        }
+    }
+
+    /// The side that has won or `None`; shorthand for the outcome's winner.
+    pub fn winner(&self) -> Option<Color> {
+        self.outcome.and_then(|o| o.winner)
+    }
+
+    /// Whether the animal `role` of `color` is still on the board.
+    pub fn has(&self, color: Color, role: Role) -> bool {
+        self.position().square_of(Piece::new(color, role)).is_some()
+    }
+}
