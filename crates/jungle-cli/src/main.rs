@@ -3,7 +3,13 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+#[cfg(feature = "engine")]
+mod engine_cmds;
+#[cfg(feature = "tui")]
+mod play_cmd;
 mod rules_cmds;
+#[cfg(feature = "server")]
+mod serve_cmds;
 
 /// Jungle (斗兽棋): rules tools, engine, server and clients.
 #[derive(Parser)]
@@ -19,6 +25,24 @@ enum Command {
     Perft(rules_cmds::PerftArgs),
     /// Play moves as a game and print the legal moves and the outcome.
     Moves(rules_cmds::MovesArgs),
+    /// Speak the engine text protocol on stdin/stdout (see doc/protocol.md).
+    #[cfg(feature = "engine")]
+    Engine(engine_cmds::EngineArgs),
+    /// Search a fixed set of positions and print `<N> nodes <M> nps` (the behaviour signature).
+    #[cfg(feature = "engine")]
+    Bench(engine_cmds::BenchArgs),
+    /// Play two engine commands against each other and report the score, Elo and SPRT.
+    #[cfg(feature = "engine")]
+    Match(engine_cmds::MatchArgs),
+    /// Run the game server with its database and the web client.
+    #[cfg(feature = "server")]
+    Serve(serve_cmds::ServeArgs),
+    /// Run bot players against a server on loopback and report throughput and latency.
+    #[cfg(feature = "server")]
+    Loadtest(serve_cmds::LoadtestArgs),
+    /// Play in the terminal against the AI, a friend, or on a server.
+    #[cfg(feature = "tui")]
+    Play(play_cmd::PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -26,6 +50,18 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(a) => rules_cmds::perft(a),
         Command::Moves(a) => rules_cmds::moves(a),
+        #[cfg(feature = "engine")]
+        Command::Engine(a) => engine_cmds::engine(a),
+        #[cfg(feature = "engine")]
+        Command::Bench(a) => engine_cmds::bench(a),
+        #[cfg(feature = "engine")]
+        Command::Match(a) => engine_cmds::run_match(a),
+        #[cfg(feature = "server")]
+        Command::Serve(a) => serve_cmds::serve(a),
+        #[cfg(feature = "server")]
+        Command::Loadtest(a) => serve_cmds::loadtest(a),
+        #[cfg(feature = "tui")]
+        Command::Play(a) => play_cmd::play(a),
     };
     match result {
         Ok(code) => code,

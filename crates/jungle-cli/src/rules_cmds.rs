@@ -19,7 +19,10 @@ pub fn protect_pass_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsStri
                 in_moves = true;
             } else if a == "--" && in_moves {
                 return OsString::from(PASS_TOKEN);
-            } else if a.to_str().is_some_and(|s| s.starts_with("--") && s.len() > 2) {
+            } else if a
+                .to_str()
+                .is_some_and(|s| s.starts_with("--") && s.len() > 2)
+            {
                 in_moves = false;
             }
             a
@@ -70,8 +73,10 @@ pub fn perft(a: PerftArgs) -> Result<ExitCode> {
     let pos = position(a.fen.as_deref(), &a.rules)?;
     if a.divide {
         let mut total = 0;
-        let mut lines: Vec<(String, u64)> =
-            jungle::perft_divide(&pos, a.depth).into_iter().map(|(m, n)| (m.to_string(), n)).collect();
+        let mut lines: Vec<(String, u64)> = jungle::perft_divide(&pos, a.depth)
+            .into_iter()
+            .map(|(m, n)| (m.to_string(), n))
+            .collect();
         lines.sort();
         for (m, n) in lines {
             println!("{m}: {n}");
@@ -92,11 +97,20 @@ pub fn moves(a: MovesArgs) -> Result<ExitCode> {
     let pos = position(a.fen.as_deref(), &a.rules)?;
     let mut game = Game::from_position(pos);
     for (i, text) in a.moves.iter().enumerate() {
-        let text = if text == PASS_TOKEN { "--" } else { text.as_str() };
+        let text = if text == PASS_TOKEN {
+            "--"
+        } else {
+            text.as_str()
+        };
         let n = i + 1;
-        let mt: MoveText = text.parse().map_err(|e| anyhow!("move {n} `{text}`: {e}"))?;
-        let m = mt.to_move(game.position()).map_err(|e| anyhow!("move {n} `{text}`: {}", e.reason))?;
-        game.play(m).map_err(|e| anyhow!("move {n} `{text}`: {}", e.reason))?;
+        let mt: MoveText = text
+            .parse()
+            .map_err(|e| anyhow!("move {n} `{text}`: {e}"))?;
+        let m = mt
+            .to_move(game.position())
+            .map_err(|e| anyhow!("move {n} `{text}`: {}", e.reason))?;
+        game.play(m)
+            .map_err(|e| anyhow!("move {n} `{text}`: {}", e.reason))?;
     }
     let mut legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
     legal.sort();

@@ -9,14 +9,21 @@ const MIDGAME: &str = "l5t/1d1r1c1/2p1w1e/1R5/3L3/7/E1W1P2/1C3D1/T6 b 3 7";
 fn positions() -> Vec<(&'static str, Position)> {
     vec![
         ("start", Position::start(Rules::STANDARD)),
-        ("midgame", Jfen::parse_position(MIDGAME, Rules::STANDARD).expect("valid bench position")),
+        (
+            "midgame",
+            Jfen::parse_position(MIDGAME, Rules::STANDARD).expect("valid bench position"),
+        ),
     ]
 }
 
 fn bench(c: &mut Criterion) {
     for (name, pos) in positions() {
-        c.bench_function(&format!("legal_moves/{name}"), |b| b.iter(|| black_box(&pos).legal_moves()));
-        c.bench_function(&format!("count_moves/{name}"), |b| b.iter(|| black_box(&pos).count_moves()));
+        c.bench_function(&format!("legal_moves/{name}"), |b| {
+            b.iter(|| black_box(&pos).legal_moves())
+        });
+        c.bench_function(&format!("count_moves/{name}"), |b| {
+            b.iter(|| black_box(&pos).count_moves())
+        });
         let moves = pos.legal_moves();
         c.bench_function(&format!("copy_make/{name}"), |b| {
             b.iter(|| {

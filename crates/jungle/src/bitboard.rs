@@ -191,8 +191,14 @@ impl Jumps {
 }
 
 const fn compute_jumps() -> [Jumps; 63] {
-    let empty = Jump { to: Square::A1, over: Bitboard::EMPTY };
-    let mut t = [Jumps { jumps: [empty; 4], len: 0 }; 63];
+    let empty = Jump {
+        to: Square::A1,
+        over: Bitboard::EMPTY,
+    };
+    let mut t = [Jumps {
+        jumps: [empty; 4],
+        len: 0,
+    }; 63];
     let dirs: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
     let mut i = 0;
     while i < 63 {
@@ -215,7 +221,10 @@ const fn compute_jumps() -> [Jumps; 63] {
                 }
                 if over != 0 && f >= 0 && f < 7 && r >= 0 && r < 9 {
                     let n = t[i].len as usize;
-                    t[i].jumps[n] = Jump { to: Square::new_unchecked((r * 7 + f) as u8), over: Bitboard(over) };
+                    t[i].jumps[n] = Jump {
+                        to: Square::new_unchecked((r * 7 + f) as u8),
+                        over: Bitboard(over),
+                    };
                     t[i].len += 1;
                 }
                 d += 1;

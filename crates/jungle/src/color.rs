@@ -77,7 +77,10 @@ pub struct ByColor<T> {
 impl<T> ByColor<T> {
     /// Builds a value for each colour from a function.
     pub fn new_with(mut f: impl FnMut(Color) -> T) -> Self {
-        ByColor { red: f(Color::Red), blue: f(Color::Blue) }
+        ByColor {
+            red: f(Color::Red),
+            blue: f(Color::Blue),
+        }
     }
 }
 

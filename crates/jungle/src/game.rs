@@ -1,6 +1,8 @@
 //! A game: a position plus its history, with the history-dependent rules (RULES §6.3–§7).
 
-use crate::{Bitboard, Color, Move, MoveList, Outcome, Piece, Position, Role, Rules, San, Termination};
+use crate::{
+    Bitboard, Color, Move, MoveList, Outcome, Piece, Position, Role, Rules, San, Termination,
+};
 use std::fmt;
 
 /// One ply of a game's history.
@@ -59,7 +61,11 @@ impl Game {
 
     /// A game from `start` (its history is empty, so §7 starts counting from here).
     pub fn from_position(start: Position) -> Game {
-        let mut g = Game { positions: vec![start], plies: Vec::new(), outcome: None };
+        let mut g = Game {
+            positions: vec![start],
+            plies: Vec::new(),
+            outcome: None,
+        };
         g.outcome = g.compute_outcome();
         g
     }
@@ -96,7 +102,11 @@ impl Game {
 
     /// The SAN-like form of each ply.
     pub fn sans(&self) -> Vec<San> {
-        self.plies.iter().enumerate().map(|(i, p)| San::from_move(&self.positions[i], p.mv)).collect()
+        self.plies
+            .iter()
+            .enumerate()
+            .map(|(i, p)| San::from_move(&self.positions[i], p.mv))
+            .collect()
     }
 
     /// The number of plies played.
@@ -175,7 +185,12 @@ impl Game {
             let piece = pos.piece_at(m.from_sq());
             (piece, pos.play_unchecked(m))
         };
-        self.plies.push(Ply { mv: m, color, piece, captured });
+        self.plies.push(Ply {
+            mv: m,
+            color,
+            piece,
+            captured,
+        });
         self.positions.push(pos);
         self.outcome = self.compute_outcome();
     }
@@ -191,15 +206,24 @@ impl Game {
     /// §6 in order: den, wipe-out, no legal move (with §7), the no-capture draw.
     fn compute_outcome(&self) -> Option<Outcome> {
         let pos = self.position();
-        if let Some(o) = pos.outcome().filter(|o| o.termination != Termination::NoMoves) {
+        if let Some(o) = pos
+            .outcome()
+            .filter(|o| o.termination != Termination::NoMoves)
+        {
             return Some(o);
         }
         if self.moves_by_history().is_empty() {
-            return Some(Outcome { winner: Some(!pos.turn()), termination: Termination::NoMoves });
+            return Some(Outcome {
+                winner: Some(!pos.turn()),
+                termination: Termination::NoMoves,
+            });
         }
         let n = self.rules().draw_plies;
         if n > 0 && pos.halfmoves() >= n {
-            return Some(Outcome { winner: None, termination: Termination::DrawPlies });
+            return Some(Outcome {
+                winner: None,
+                termination: Termination::DrawPlies,
+            });
         }
         None
     }
@@ -223,8 +247,14 @@ impl Game {
         let entered_trap = |p: &Ply| p.piece == Some(piece) && traps.contains(p.mv.to_sq());
         if rules.rule_7_3 {
             let window: Vec<&Ply> = self.own_plies(color).take(7).collect();
-            let times = window.iter().filter(|p| p.piece == Some(piece) && p.mv.to_sq() == to).count();
-            if times >= 3 && !window.iter().any(|p| entered_trap(p)) && !pos.is_attacked(m.from_sq()) {
+            let times = window
+                .iter()
+                .filter(|p| p.piece == Some(piece) && p.mv.to_sq() == to)
+                .count();
+            if times >= 3
+                && !window.iter().any(|p| entered_trap(p))
+                && !pos.is_attacked(m.from_sq())
+            {
                 return Some(format!(
                     "the 7-3 rule: the {} entered {to} {times} times in its side's last 7 moves",
                     piece.role
@@ -233,7 +263,10 @@ impl Game {
         }
         if rules.rule_17_5 {
             let window: Vec<&Ply> = self.own_plies(color).take(17).collect();
-            if window.len() == 17 && window.iter().all(|p| p.piece == Some(piece)) && !window.iter().any(|p| entered_trap(p)) {
+            if window.len() == 17
+                && window.iter().all(|p| p.piece == Some(piece))
+                && !window.iter().any(|p| entered_trap(p))
+            {
                 let squares: Bitboard = window.iter().map(|p| p.mv.to_sq()).collect();
                 if squares.count() <= 5 && squares.contains(to) {
                     return Some(format!(

@@ -58,7 +58,13 @@ pub struct ParseJfenError {
 
 impl fmt::Display for ParseJfenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid JFEN ({} field, at character {}): {}", self.field, self.position + 1, self.message)
+        write!(
+            f,
+            "invalid JFEN ({} field, at character {}): {}",
+            self.field,
+            self.position + 1,
+            self.message
+        )
     }
 }
 
@@ -114,7 +120,11 @@ impl Jfen {
 }
 
 fn err(field: JfenField, position: usize, message: impl Into<String>) -> ParseJfenError {
-    ParseJfenError { field, position, message: message.into() }
+    ParseJfenError {
+        field,
+        position,
+        message: message.into(),
+    }
 }
 
 impl FromStr for Jfen {
@@ -146,13 +156,25 @@ impl FromStr for Jfen {
             return Err(err(JfenField::Whole, 0, "empty JFEN"));
         }
         if fields.len() == 1 {
-            return Err(err(JfenField::Turn, text.chars().count(), "missing the side to move (`r` or `b`)"));
+            return Err(err(
+                JfenField::Turn,
+                text.chars().count(),
+                "missing the side to move (`r` or `b`)",
+            ));
         }
         if fields.len() == 3 {
-            return Err(err(JfenField::Fullmoves, text.chars().count(), "missing the move number (give both counters or neither)"));
+            return Err(err(
+                JfenField::Fullmoves,
+                text.chars().count(),
+                "missing the move number (give both counters or neither)",
+            ));
         }
         if fields.len() > 4 {
-            return Err(err(JfenField::Whole, fields[4].0, format!("unexpected extra field `{}`", fields[4].1)));
+            return Err(err(
+                JfenField::Whole,
+                fields[4].0,
+                format!("unexpected extra field `{}`", fields[4].1),
+            ));
         }
         let mut setup = Setup::empty();
         // Board.
@@ -164,7 +186,11 @@ impl FromStr for Jfen {
             match ch {
                 '/' => {
                     if file != 7 {
-                        return Err(err(JfenField::Board, at, format!("rank {} has {} squares, expected 7", rank + 1, file)));
+                        return Err(err(
+                            JfenField::Board,
+                            at,
+                            format!("rank {} has {} squares, expected 7", rank + 1, file),
+                        ));
                     }
                     rank -= 1;
                     file = 0;
@@ -175,7 +201,11 @@ impl FromStr for Jfen {
                 '1'..='7' => {
                     file += ch as u8 - b'0';
                     if file > 7 {
-                        return Err(err(JfenField::Board, at, format!("rank {} has more than 7 squares", rank + 1)));
+                        return Err(err(
+                            JfenField::Board,
+                            at,
+                            format!("rank {} has more than 7 squares", rank + 1),
+                        ));
                     }
                 }
                 _ => {
@@ -187,7 +217,11 @@ impl FromStr for Jfen {
                         ));
                     };
                     if file >= 7 {
-                        return Err(err(JfenField::Board, at, format!("rank {} has more than 7 squares", rank + 1)));
+                        return Err(err(
+                            JfenField::Board,
+                            at,
+                            format!("rank {} has more than 7 squares", rank + 1),
+                        ));
                     }
                     let sq = Square::from_coords(file, rank as u8).expect("checked bounds");
                     setup.board[sq.index()] = Some(piece);
@@ -196,10 +230,18 @@ impl FromStr for Jfen {
             }
         }
         if rank != 0 {
-            return Err(err(JfenField::Board, board_pos + board.chars().count(), format!("only {} ranks, expected 9", 9 - rank)));
+            return Err(err(
+                JfenField::Board,
+                board_pos + board.chars().count(),
+                format!("only {} ranks, expected 9", 9 - rank),
+            ));
         }
         if file != 7 {
-            return Err(err(JfenField::Board, board_pos + board.chars().count(), format!("rank 1 has {file} squares, expected 7")));
+            return Err(err(
+                JfenField::Board,
+                board_pos + board.chars().count(),
+                format!("rank 1 has {file} squares, expected 7"),
+            ));
         }
         // Side to move.
         let (turn_pos, turn) = fields[1];
@@ -207,18 +249,30 @@ impl FromStr for Jfen {
             "r" | "R" | "w" | "W" => Color::Red,
             "b" | "B" => Color::Blue,
             other => {
-                return Err(err(JfenField::Turn, turn_pos, format!("expected `r` or `b` (or `w` for Red), found `{other}`")));
+                return Err(err(
+                    JfenField::Turn,
+                    turn_pos,
+                    format!("expected `r` or `b` (or `w` for Red), found `{other}`"),
+                ));
             }
         };
         if fields.len() == 4 {
             let (hp, h) = fields[2];
-            setup.halfmoves = h
-                .parse()
-                .map_err(|_| err(JfenField::Halfmoves, hp, format!("expected a whole number of plies, found `{h}`")))?;
+            setup.halfmoves = h.parse().map_err(|_| {
+                err(
+                    JfenField::Halfmoves,
+                    hp,
+                    format!("expected a whole number of plies, found `{h}`"),
+                )
+            })?;
             let (fp, fm) = fields[3];
-            setup.fullmoves = fm
-                .parse()
-                .map_err(|_| err(JfenField::Fullmoves, fp, format!("expected a move number, found `{fm}`")))?;
+            setup.fullmoves = fm.parse().map_err(|_| {
+                err(
+                    JfenField::Fullmoves,
+                    fp,
+                    format!("expected a move number, found `{fm}`"),
+                )
+            })?;
             if setup.fullmoves == 0 {
                 return Err(err(JfenField::Fullmoves, fp, "the move number starts at 1"));
             }
@@ -251,6 +305,12 @@ impl fmt::Display for Jfen {
                 f.write_str("/")?;
             }
         }
-        write!(f, " {} {} {}", self.0.turn.char(), self.0.halfmoves, self.0.fullmoves)
+        write!(
+            f,
+            " {} {} {}",
+            self.0.turn.char(),
+            self.0.halfmoves,
+            self.0.fullmoves
+        )
     }
 }

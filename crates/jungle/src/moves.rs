@@ -19,7 +19,10 @@ impl Move {
     /// A move from `from` to `to`.
     #[inline]
     pub const fn new(from: Square, to: Square) -> Move {
-        Move { from: from.index() as u8, to: to.index() as u8 }
+        Move {
+            from: from.index() as u8,
+            to: to.index() as u8,
+        }
     }
 
     /// Whether this is the pass.
@@ -98,7 +101,10 @@ pub struct MoveList {
 
 impl Default for MoveList {
     fn default() -> Self {
-        MoveList { moves: [Move::PASS; MAX_MOVES], len: 0 }
+        MoveList {
+            moves: [Move::PASS; MAX_MOVES],
+            len: 0,
+        }
     }
 }
 

@@ -36,7 +36,11 @@ impl Piece {
     pub const fn from_char(c: char) -> Option<Piece> {
         match Role::from_letter(c) {
             Some(role) => Some(Piece {
-                color: if c.is_ascii_uppercase() { Color::Red } else { Color::Blue },
+                color: if c.is_ascii_uppercase() {
+                    Color::Red
+                } else {
+                    Color::Blue
+                },
                 role,
             }),
             None => None,

@@ -2,8 +2,8 @@
 
 use crate::zobrist::{piece_key, SIDE_KEY};
 use crate::{
-    Bitboard, Color, Move, MoveList, Outcome, Piece, PositionError, Role, Rules, Setup, Square, Termination, JUMPS,
-    NEIGHBORS,
+    Bitboard, Color, Move, MoveList, Outcome, Piece, PositionError, Role, Rules, Setup, Square,
+    Termination, JUMPS, NEIGHBORS,
 };
 use std::fmt;
 
@@ -76,7 +76,12 @@ impl Position {
 
     /// The position as an unchecked [`Setup`].
     pub fn to_setup(&self) -> Setup {
-        Setup { board: self.board, turn: self.turn, halfmoves: self.halfmoves, fullmoves: self.fullmoves }
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
     }
 
     #[inline]
@@ -176,23 +181,35 @@ impl Position {
     pub fn is_finished(&self) -> bool {
         let red = self.by_color[0];
         let blue = self.by_color[1];
-        red.is_empty() || blue.is_empty() || (red & Bitboard::BLUE_DEN).any() || (blue & Bitboard::RED_DEN).any()
+        red.is_empty()
+            || blue.is_empty()
+            || (red & Bitboard::BLUE_DEN).any()
+            || (blue & Bitboard::RED_DEN).any()
     }
 
     /// The outcome of this position by §6.1–6.3, or `None` while it goes on.
     pub fn outcome(&self) -> Option<Outcome> {
         for c in Color::ALL {
             if self.entered_den(c) {
-                return Some(Outcome { winner: Some(c), termination: Termination::Den });
+                return Some(Outcome {
+                    winner: Some(c),
+                    termination: Termination::Den,
+                });
             }
         }
         for c in Color::ALL {
             if self.by_color(c).is_empty() {
-                return Some(Outcome { winner: Some(!c), termination: Termination::Wipeout });
+                return Some(Outcome {
+                    winner: Some(!c),
+                    termination: Termination::Wipeout,
+                });
             }
         }
         if self.count_moves() == 0 {
-            return Some(Outcome { winner: Some(!self.turn), termination: Termination::NoMoves });
+            return Some(Outcome {
+                winner: Some(!self.turn),
+                termination: Termination::NoMoves,
+            });
         }
         None
     }
@@ -285,10 +302,15 @@ impl Position {
     /// Whether an enemy of the animal on `sq` could capture it with one move (position rules,
     /// ignoring whose turn it is). RULES §7.1 "being chased".
     pub fn is_attacked(&self, sq: Square) -> bool {
-        let Some(p) = self.board[sq.index()] else { return false };
+        let Some(p) = self.board[sq.index()] else {
+            return false;
+        };
         for from in self.by_color[(!p.color).index()] {
             let attacker = self.board[from.index()].expect("bitboards match the board");
-            if self.piece_targets(attacker.color, attacker.role, from).contains(sq) {
+            if self
+                .piece_targets(attacker.color, attacker.role, from)
+                .contains(sq)
+            {
                 return true;
             }
         }
@@ -332,7 +354,9 @@ impl Position {
             return false;
         }
         match self.board[m.from_sq().index()] {
-            Some(p) if p.color == self.turn => self.piece_targets(p.color, p.role, m.from_sq()).contains(m.to_sq()),
+            Some(p) if p.color == self.turn => self
+                .piece_targets(p.color, p.role, m.from_sq())
+                .contains(m.to_sq()),
             _ => false,
         }
     }
@@ -342,7 +366,10 @@ impl Position {
         if m.is_pass() {
             return Some("a pass is not a move of the rules (only an online penalty)".into());
         }
-        if let Some(o) = self.outcome().filter(|o| o.termination != Termination::NoMoves) {
+        if let Some(o) = self
+            .outcome()
+            .filter(|o| o.termination != Termination::NoMoves)
+        {
             return Some(format!("the game is over ({o})"));
         }
         let (from, to) = (m.from_sq(), m.to_sq());
@@ -350,7 +377,10 @@ impl Position {
             return Some(format!("there is no animal on {from}"));
         };
         if p.color != self.turn {
-            return Some(format!("the {} on {from} is {}'s, and it is {}'s turn", p.role, p.color, self.turn));
+            return Some(format!(
+                "the {} on {from} is {}'s, and it is {}'s turn",
+                p.role, p.color, self.turn
+            ));
         }
         if self.piece_targets(p.color, p.role, from).contains(to) {
             return None;
@@ -384,7 +414,11 @@ impl Position {
     /// captured animal, if any.
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) -> Option<Piece> {
-        debug_assert!(self.is_legal(m), "illegal move {m} in {}", crate::Jfen::from_position(self));
+        debug_assert!(
+            self.is_legal(m),
+            "illegal move {m} in {}",
+            crate::Jfen::from_position(self)
+        );
         let from = m.from_sq();
         let to = m.to_sq();
         let piece = self.board[from.index()].expect("a legal move moves an animal");
@@ -442,7 +476,11 @@ impl Position {
 
     /// Recomputes everything incremental and checks it against the board.
     pub fn assert_consistent(&self) {
-        let mut h = if self.turn == Color::Blue { SIDE_KEY } else { 0 };
+        let mut h = if self.turn == Color::Blue {
+            SIDE_KEY
+        } else {
+            0
+        };
         let mut by_color = [Bitboard::EMPTY; 2];
         let mut by_role = [Bitboard::EMPTY; 8];
         for sq in Square::all() {

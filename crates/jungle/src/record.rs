@@ -1,6 +1,9 @@
 //! The PGN-like game record of RULES §10: tag pairs, then movetext and the result.
 
-use crate::{Color, Game, GameError, Jfen, JfenError, MoveText, ParseMoveError, ParseRulesError, Position, Rules, START_JFEN};
+use crate::{
+    Color, Game, GameError, Jfen, JfenError, MoveText, ParseMoveError, ParseRulesError, Position,
+    Rules, START_JFEN,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -38,7 +41,11 @@ pub struct ParseRecordError {
 
 impl fmt::Display for ParseRecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid game record at line {}, column {}: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "invalid game record at line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
@@ -67,7 +74,11 @@ impl fmt::Display for RecordError {
         match self {
             RecordError::Variant(e) => write!(f, "[Variant] tag: {e}"),
             RecordError::Fen(e) => write!(f, "[FEN] tag: {e}"),
-            RecordError::Move { index, text, reason } => write!(f, "ply {index} `{text}`: {reason}"),
+            RecordError::Move {
+                index,
+                text,
+                reason,
+            } => write!(f, "ply {index} `{text}`: {reason}"),
         }
     }
 }
@@ -81,7 +92,10 @@ fn escape(v: &str) -> String {
 impl GameRecord {
     /// The value of tag `name`, if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Sets tag `name` (replacing an existing value, otherwise appending).
@@ -119,7 +133,9 @@ impl GameRecord {
 
     /// The rules of the `[Variant]` tag (standard when absent).
     pub fn rules(&self) -> Result<Rules, RecordError> {
-        self.tag("Variant").map_or(Ok(Rules::STANDARD), |v| v.parse().map_err(RecordError::Variant))
+        self.tag("Variant").map_or(Ok(Rules::STANDARD), |v| {
+            v.parse().map_err(RecordError::Variant)
+        })
     }
 
     /// The start position: the `[FEN]` tag under the `[Variant]` rules, or the start position.
@@ -135,9 +151,14 @@ impl GameRecord {
     pub fn to_game(&self) -> Result<Game, RecordError> {
         let mut game = Game::from_position(self.start_position()?);
         for (i, text) in self.moves.iter().enumerate() {
-            let fail = |reason: String| RecordError::Move { index: i + 1, text: text.to_string(), reason };
+            let fail = |reason: String| RecordError::Move {
+                index: i + 1,
+                text: text.to_string(),
+                reason,
+            };
             let m = text.to_move(game.position()).map_err(|e| fail(e.reason))?;
-            game.play(m).map_err(|GameError { reason, .. }| fail(reason))?;
+            game.play(m)
+                .map_err(|GameError { reason, .. }| fail(reason))?;
         }
         Ok(game)
     }
@@ -147,7 +168,10 @@ impl FromStr for GameRecord {
     type Err = ParseRecordError;
 
     fn from_str(text: &str) -> Result<GameRecord, ParseRecordError> {
-        let mut rec = GameRecord { result: "*".into(), ..GameRecord::default() };
+        let mut rec = GameRecord {
+            result: "*".into(),
+            ..GameRecord::default()
+        };
         let chars: Vec<char> = text.chars().collect();
         let mut i = 0;
         let (mut line, mut col) = (1usize, 1usize);
@@ -163,7 +187,11 @@ impl FromStr for GameRecord {
                 i += 1;
             }};
         }
-        let err = |line: usize, column: usize, message: String| ParseRecordError { line, column, message };
+        let err = |line: usize, column: usize, message: String| ParseRecordError {
+            line,
+            column,
+            message,
+        };
         while i < chars.len() {
             let c = chars[i];
             if c.is_whitespace() {
@@ -192,13 +220,21 @@ impl FromStr for GameRecord {
                     bump!();
                 }
                 if i >= chars.len() || chars[i] != '"' {
-                    return Err(err(line, col, format!("expected `\"` to open the value of tag {name}")));
+                    return Err(err(
+                        line,
+                        col,
+                        format!("expected `\"` to open the value of tag {name}"),
+                    ));
                 }
                 bump!();
                 let mut value = String::new();
                 loop {
                     if i >= chars.len() {
-                        return Err(err(tl, tc, format!("the value of tag {name} is not closed")));
+                        return Err(err(
+                            tl,
+                            tc,
+                            format!("the value of tag {name} is not closed"),
+                        ));
                     }
                     match chars[i] {
                         '"' => break,
@@ -206,13 +242,23 @@ impl FromStr for GameRecord {
                             bump!();
                             value.push(chars[i]);
                         }
-                        '\n' => return Err(err(line, col, format!("the value of tag {name} runs past the line end"))),
+                        '\n' => {
+                            return Err(err(
+                                line,
+                                col,
+                                format!("the value of tag {name} runs past the line end"),
+                            ))
+                        }
                         ch => value.push(ch),
                     }
                     bump!();
                 }
                 bump!();
-                while i < chars.len() && chars[i] != ']' && chars[i].is_whitespace() && chars[i] != '\n' {
+                while i < chars.len()
+                    && chars[i] != ']'
+                    && chars[i].is_whitespace()
+                    && chars[i] != '\n'
+                {
                     bump!();
                 }
                 if i >= chars.len() || chars[i] != ']' {
@@ -235,7 +281,8 @@ impl FromStr for GameRecord {
             // A token up to whitespace.
             let (tl, tc) = (line, col);
             let mut tok = String::new();
-            while i < chars.len() && !chars[i].is_whitespace() && chars[i] != '{' && chars[i] != '[' {
+            while i < chars.len() && !chars[i].is_whitespace() && chars[i] != '{' && chars[i] != '['
+            {
                 tok.push(chars[i]);
                 bump!();
             }
@@ -257,7 +304,9 @@ impl FromStr for GameRecord {
                 continue;
             }
             let offset = tok.chars().count() - rest.chars().count();
-            let mt: MoveText = rest.parse().map_err(|e: ParseMoveError| err(tl, tc + offset + e.position, e.message))?;
+            let mt: MoveText = rest
+                .parse()
+                .map_err(|e: ParseMoveError| err(tl, tc + offset + e.position, e.message))?;
             rec.moves.push(mt);
         }
         Ok(rec)
@@ -301,7 +350,11 @@ impl fmt::Display for GameRecord {
             }
             turn = !turn;
         }
-        let result = if self.result.is_empty() { "*" } else { &self.result };
+        let result = if self.result.is_empty() {
+            "*"
+        } else {
+            &self.result
+        };
         push(&mut line, result, f)?;
         writeln!(f, "{line}")
     }

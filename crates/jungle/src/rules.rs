@@ -124,7 +124,10 @@ impl FromStr for Rules {
         for item in s.split(',') {
             let item = item.trim();
             let lower = item.to_ascii_lowercase();
-            let err = |reason| ParseRulesError { item: item.to_string(), reason };
+            let err = |reason| ParseRulesError {
+                item: item.to_string(),
+                reason,
+            };
             match lower.as_str() {
                 "standard" => {}
                 "wolf_over_dog" => r.wolf_over_dog = true,
@@ -138,9 +141,9 @@ impl FromStr for Rules {
                 "" => return Err(err("empty deviation (stray comma?)")),
                 other => {
                     if let Some(n) = other.strip_prefix("draw_plies=") {
-                        r.draw_plies = n
-                            .parse()
-                            .map_err(|_| err("draw_plies needs a whole number of plies, like draw_plies=100"))?;
+                        r.draw_plies = n.parse().map_err(|_| {
+                            err("draw_plies needs a whole number of plies, like draw_plies=100")
+                        })?;
                     } else {
                         return Err(err(
                             "unknown deviation; known: wolf_over_dog, only_enemy_rat_blocks, rats_do_not_block, \

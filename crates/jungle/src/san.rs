@@ -51,7 +51,13 @@ pub struct ParseMoveError {
 
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot read move `{}` (at character {}): {}", self.text, self.position + 1, self.message)
+        write!(
+            f,
+            "cannot read move `{}` (at character {}): {}",
+            self.text,
+            self.position + 1,
+            self.message
+        )
     }
 }
 
@@ -79,7 +85,11 @@ impl FromStr for MoveText {
 
     fn from_str(s: &str) -> Result<MoveText, ParseMoveError> {
         let text = s.trim();
-        let e = |position: usize, message: &str| ParseMoveError { text: text.to_string(), position, message: message.to_string() };
+        let e = |position: usize, message: &str| ParseMoveError {
+            text: text.to_string(),
+            position,
+            message: message.to_string(),
+        };
         if text == "--" {
             return Ok(MoveText::Pass);
         }
@@ -91,20 +101,26 @@ impl FromStr for MoveText {
             return Err(e(8, "too long for a move"));
         }
         let first = chars[0];
-        let role = Role::from_chinese(first).or(if first.is_ascii_alphabetic() && chars.len() >= 3 {
-            Role::from_letter(first).filter(|_| !(chars.len() == 4 && chars[1].is_ascii_digit()))
-        } else {
-            None
-        });
+        let role =
+            Role::from_chinese(first).or(if first.is_ascii_alphabetic() && chars.len() >= 3 {
+                Role::from_letter(first)
+                    .filter(|_| !(chars.len() == 4 && chars[1].is_ascii_digit()))
+            } else {
+                None
+            });
         match role {
             None => {
                 // Coordinate notation.
                 if chars.len() != 4 {
-                    return Err(e(0, "expected coordinates like g3g4, an animal move like Rg4, or -- for a pass"));
+                    return Err(e(
+                        0,
+                        "expected coordinates like g3g4, an animal move like Rg4, or -- for a pass",
+                    ));
                 }
                 let sq = |i: usize| -> Result<Square, ParseMoveError> {
                     let part: String = chars[i..i + 2].iter().collect();
-                    Square::from_ascii(part.as_bytes()).ok_or_else(|| e(i, &format!("`{part}` is not a square (a1-g9)")))
+                    Square::from_ascii(part.as_bytes())
+                        .ok_or_else(|| e(i, &format!("`{part}` is not a square (a1-g9)")))
                 };
                 let from = sq(0)?;
                 let to = sq(2)?;
@@ -123,7 +139,8 @@ impl FromStr for MoveText {
                     return Err(e(i, "expected a destination square after the animal"));
                 }
                 let part: String = chars[i..i + 2].iter().collect();
-                let to = Square::from_ascii(part.as_bytes()).ok_or_else(|| e(i, &format!("`{part}` is not a square (a1-g9)")))?;
+                let to = Square::from_ascii(part.as_bytes())
+                    .ok_or_else(|| e(i, &format!("`{part}` is not a square (a1-g9)")))?;
                 i += 2;
                 let den = matches!(chars.get(i), Some('#'));
                 if den {
@@ -132,7 +149,12 @@ impl FromStr for MoveText {
                 if i != chars.len() {
                     return Err(e(i, "unexpected characters after the move"));
                 }
-                Ok(MoveText::San { role, capture, to, den })
+                Ok(MoveText::San {
+                    role,
+                    capture,
+                    to,
+                    den,
+                })
             }
         }
     }
@@ -142,11 +164,19 @@ impl MoveText {
     /// Resolves the text to a legal move of `pos` (a pass is accepted here; whether it may be
     /// played is the game's business).
     pub fn to_move(&self, pos: &Position) -> Result<Move, MoveError> {
-        let fail = |reason: String| MoveError { text: self.to_string(), reason };
+        let fail = |reason: String| MoveError {
+            text: self.to_string(),
+            reason,
+        };
         let m = match *self {
             MoveText::Pass => return Ok(Move::PASS),
             MoveText::Coord { from, to } => Move::new(from, to),
-            MoveText::San { role, capture, to, den } => {
+            MoveText::San {
+                role,
+                capture,
+                to,
+                den,
+            } => {
                 let piece = Piece::new(pos.turn(), role);
                 let Some(from) = pos.square_of(piece) else {
                     return Err(fail(format!("{} has no {} on the board", pos.turn(), role)));
@@ -156,7 +186,9 @@ impl MoveText {
                     return Err(fail(format!("`x` marks a capture, but {to} is empty")));
                 }
                 if den && !Bitboard::den_of(!pos.turn()).contains(to) {
-                    return Err(fail(format!("`#` marks a den entry, but {to} is not the enemy den")));
+                    return Err(fail(format!(
+                        "`#` marks a den entry, but {to} is not the enemy den"
+                    )));
                 }
                 m
             }
@@ -173,8 +205,20 @@ impl fmt::Display for MoveText {
         match *self {
             MoveText::Pass => f.write_str("--"),
             MoveText::Coord { from, to } => write!(f, "{from}{to}"),
-            MoveText::San { role, capture, to, den } => {
-                write!(f, "{}{}{}{}", role.letter(), if capture { "x" } else { "" }, to, if den { "#" } else { "" })
+            MoveText::San {
+                role,
+                capture,
+                to,
+                den,
+            } => {
+                write!(
+                    f,
+                    "{}{}{}{}",
+                    role.letter(),
+                    if capture { "x" } else { "" },
+                    to,
+                    if den { "#" } else { "" }
+                )
             }
         }
     }
@@ -203,8 +247,19 @@ impl San {
     /// The Chinese display: the animal's character instead of its letter, `狮xd5`.
     pub fn chinese(&self) -> String {
         match self.0 {
-            MoveText::San { role, capture, to, den } => {
-                format!("{}{}{}{}", role.chinese(), if capture { "x" } else { "" }, to, if den { "#" } else { "" })
+            MoveText::San {
+                role,
+                capture,
+                to,
+                den,
+            } => {
+                format!(
+                    "{}{}{}{}",
+                    role.chinese(),
+                    if capture { "x" } else { "" },
+                    to,
+                    if den { "#" } else { "" }
+                )
             }
             other => other.to_string(),
         }
@@ -216,4 +271,3 @@ impl fmt::Display for San {
         self.0.fmt(f)
     }
 }
-

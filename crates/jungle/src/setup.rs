@@ -47,7 +47,12 @@ fn color_cap(c: Color) -> &'static str {
 impl Setup {
     /// An empty board, Red to move, counters `0 1`.
     pub fn empty() -> Setup {
-        Setup { board: [None; 63], turn: Color::Red, halfmoves: 0, fullmoves: 1 }
+        Setup {
+            board: [None; 63],
+            turn: Color::Red,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
     }
 
     /// The start position of RULES §3.
@@ -92,12 +97,24 @@ impl Setup {
             }
         }
         for sq in Square::all() {
-            let Some(p) = self.board[sq.index()] else { continue };
+            let Some(p) = self.board[sq.index()] else {
+                continue;
+            };
             if Bitboard::den_of(p.color).contains(sq) {
-                problems.push(format!("{} {} on {}, its own den", color_cap(p.color), p.role.name(), sq));
+                problems.push(format!(
+                    "{} {} on {}, its own den",
+                    color_cap(p.color),
+                    p.role.name(),
+                    sq
+                ));
             }
             if !rules.no_rivers && Bitboard::WATER.contains(sq) && p.role != Role::Rat {
-                problems.push(format!("{} {} on {}, a water square (only rats swim)", color_cap(p.color), p.role.name(), sq));
+                problems.push(format!(
+                    "{} {} on {}, a water square (only rats swim)",
+                    color_cap(p.color),
+                    p.role.name(),
+                    sq
+                ));
             }
         }
         let has = |c: Color| self.board.iter().flatten().any(|p| p.color == c);

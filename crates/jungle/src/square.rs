@@ -125,7 +125,11 @@ pub struct ParseSquareError(pub String);
 
 impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid square `{}`: expected a file a-g and a rank 1-9, like g3", self.0)
+        write!(
+            f,
+            "invalid square `{}`: expected a file a-g and a rank 1-9, like g3",
+            self.0
+        )
     }
 }
 

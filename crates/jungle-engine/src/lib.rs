@@ -1,0 +1,1 @@
+//! The Jungle AI: search, evaluation, levels, the text protocol, bench and matches.

@@ -1,0 +1,1 @@
+//! Online Jungle: the game server, accounts, lobby, clocks, scores and storage.

@@ -1,0 +1,1 @@
+//! The terminal client for Jungle: play the AI, a friend or a server.
