@@ -1,1 +1,138 @@
 //! The Jungle AI: search, evaluation, levels, the text protocol, bench and matches.
+//!
+//! The one entry point is the [`Engine`] facade: a non-blocking [`Engine::go`] with an info
+//! callback, [`Engine::stop`], [`Engine::wait`], and the blocking [`Engine::search`]. The game
+//! server and the terminal client use the two shortcuts [`choose_move`] (an AI seat at a level)
+//! and [`analyze`] (an analysis board).
+//!
+//! ```
+//! use jungle::{Game, Rules};
+//! use jungle_engine::{choose_move, Engine, EngineOptions, Limits};
+//! let game = Game::new(Rules::STANDARD);
+//! let m = choose_move(&game, 3, std::time::Duration::from_millis(50)).unwrap();
+//! assert!(game.legal_moves().contains(m));
+//! let mut engine = Engine::new(EngineOptions::default());
+//! let r = engine.search(&game, Limits { depth: Some(3), ..Limits::default() });
+//! assert!(game.legal_moves().contains(r.best.unwrap()));
+//! ```
+#![forbid(unsafe_code)]
+
+mod engine;
+pub mod eval;
+pub mod level;
+mod search;
+pub mod timeman;
+mod tt;
+
+pub use engine::{analyze, choose_move, Engine, StopHandle};
+
+use std::fmt;
+use std::time::Duration;
+
+/// A search score from the point of view of the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// Centipawn-like units (a Cat is worth about 250).
+    Cp(i32),
+    /// A forced end: `Den(n)` with `n > 0` means the side to move wins (enters the den, wipes
+    /// out the enemy or leaves it without moves) within `n` of its own moves; `n < 0` means it
+    /// loses within `-n` moves of the opponent.
+    Den(i32),
+}
+
+impl Default for Score {
+    fn default() -> Self {
+        Score::Cp(0)
+    }
+}
+
+impl fmt::Display for Score {
+    /// The protocol form: `cp 35` or `den 3` / `den -2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            Score::Den(n) => write!(f, "den {n}"),
+        }
+    }
+}
+
+/// A game clock of the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub time_left: Duration,
+    /// Fischer increment per move.
+    pub increment: Duration,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
+}
+
+/// What bounds a search. `Limits::default()` sets no bound (the level still caps the depth).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Limits {
+    /// Search at most this many plies deep.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after this time.
+    pub movetime: Option<Duration>,
+    /// Manage the time of this clock (for the side to move).
+    pub clock: Option<Clock>,
+    /// Search until [`Engine::stop`] (no other bound applies).
+    pub infinite: bool,
+}
+
+/// Progress of a search, sent after every completed iteration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The completed depth.
+    pub depth: u32,
+    /// The deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// The score for the side to move.
+    pub score: Score,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Time since the search began.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<jungle::Move>,
+}
+
+/// The end result of a search.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SearchResult {
+    /// The move to play: a legal move of the game whenever it has one.
+    pub best: Option<jungle::Move>,
+    /// The score for the side to move.
+    pub score: Score,
+    /// The last completed depth.
+    pub depth: u32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// The principal variation (starts with `best`).
+    pub pv: Vec<jungle::Move>,
+}
+
+/// Engine settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Search threads (Lazy SMP); at least 1.
+    pub threads: usize,
+    /// Transposition table size in MiB; at least 1.
+    pub hash_mb: usize,
+    /// Playing level 1 (beginner) … 10 (full strength); see [`level`].
+    pub level: u8,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            threads: 1,
+            hash_mb: 16,
+            level: 10,
+        }
+    }
+}

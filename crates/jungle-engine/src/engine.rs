@@ -1,0 +1,418 @@
+//! The [`Engine`] facade: one search at a time on a background thread, with Lazy SMP helpers.
+
+use crate::level;
+use crate::search::{
+    order_root, to_score, RootResult, Searcher, Shared, INF, MATE, MATE_BOUND, MAX_DEPTH,
+};
+use crate::timeman::Deadline;
+use crate::tt::Tt;
+use crate::{EngineOptions, Limits, Score, SearchInfo, SearchResult};
+use jungle::{Game, Move, MoveList, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The info callback of a search.
+type InfoFn = Box<dyn FnMut(&SearchInfo) + Send>;
+
+/// Aspiration window half-width at the root, in centipawns.
+const ASPIRATION: i32 = 40;
+/// From this depth on the root uses aspiration windows.
+const ASPIRATION_DEPTH: u32 = 4;
+
+/// A cloneable handle that stops the engine's current search from any thread.
+#[derive(Debug, Clone)]
+pub struct StopHandle(Arc<AtomicBool>);
+
+impl StopHandle {
+    /// Asks the current search to end soon; [`Engine::wait`] then returns its best move.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The Jungle engine. Create one per game or per analysis board; it is `Send`, so it may live in
+/// a game's actor or on a worker thread.
+///
+/// ```
+/// use jungle::{Game, Rules};
+/// use jungle_engine::{Engine, EngineOptions, Limits};
+/// use std::time::Duration;
+/// let game = Game::new(Rules::STANDARD);
+/// let mut engine = Engine::new(EngineOptions::default());
+/// engine.go(&game, Limits { movetime: Some(Duration::from_millis(30)), ..Limits::default() },
+///           Box::new(|info| println!("depth {} score {}", info.depth, info.score)));
+/// let result = engine.wait();
+/// assert!(game.legal_moves().contains(result.best.unwrap()));
+/// ```
+pub struct Engine {
+    options: EngineOptions,
+    tt: Arc<Tt>,
+    stop: Arc<AtomicBool>,
+    running: Option<(JoinHandle<SearchResult>, MoveList)>,
+    last: SearchResult,
+    searches: u64,
+}
+
+static SEED_COUNTER: AtomicU64 = AtomicU64::new(0x2545_F491_4F6C_DD1D);
+
+fn fresh_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    let c = SEED_COUNTER.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
+    (t ^ c).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
+impl Engine {
+    /// An engine with `options` (threads and hash are clamped to at least 1).
+    pub fn new(options: EngineOptions) -> Engine {
+        let options = sanitize(options);
+        Engine {
+            tt: Arc::new(Tt::new(options.hash_mb)),
+            options,
+            stop: Arc::new(AtomicBool::new(false)),
+            running: None,
+            last: SearchResult::default(),
+            searches: 0,
+        }
+    }
+
+    /// The current options.
+    pub fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// Changes the options; a new hash size takes a fresh table. Waits for a running search.
+    pub fn set_options(&mut self, options: EngineOptions) {
+        let options = sanitize(options);
+        if self.running.is_some() {
+            self.stop();
+            self.wait();
+        }
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Arc::new(Tt::new(options.hash_mb));
+        }
+        self.options = options;
+    }
+
+    /// Forgets everything learnt (the transposition table) before a new game.
+    pub fn new_game(&mut self) {
+        if self.running.is_some() {
+            self.stop();
+            self.wait();
+        }
+        self.tt.clear();
+    }
+
+    /// Starts searching `game` in the background and returns at once. `on_info` is called from the
+    /// search thread after every completed iteration. A search already running is stopped first.
+    pub fn go(&mut self, game: &Game, limits: Limits, on_info: Box<dyn FnMut(&SearchInfo) + Send>) {
+        if self.running.is_some() {
+            self.stop();
+            self.wait();
+        }
+        self.stop.store(false, Ordering::Relaxed);
+        let legal = game.legal_moves();
+        let pos = *game.position();
+        let hashes: Vec<u64> = (0..game.len())
+            .filter_map(|i| game.position_at(i).map(Position::hash))
+            .collect();
+        let tt = Arc::clone(&self.tt);
+        let stop = Arc::clone(&self.stop);
+        let options = self.options;
+        self.searches += 1;
+        let seed = fresh_seed();
+        let handle = std::thread::Builder::new()
+            .name("jungle-search".into())
+            .spawn(move || {
+                run(
+                    pos, legal, hashes, limits, options, &tt, &stop, on_info, seed,
+                )
+            })
+            .expect("the search thread starts");
+        self.running = Some((handle, legal));
+    }
+
+    /// Ends the current search soon (its best move so far is kept).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// A handle with which another thread can stop searches of this engine.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(Arc::clone(&self.stop))
+    }
+
+    /// Blocks until the current search ends and returns its result (the last result when no
+    /// search is running).
+    pub fn wait(&mut self) -> SearchResult {
+        if let Some((handle, legal)) = self.running.take() {
+            self.last = match handle.join() {
+                Ok(r) => r,
+                // A failed search must not take the caller down: any legal move will do.
+                Err(_) => SearchResult {
+                    best: legal.first().copied(),
+                    pv: legal.first().copied().into_iter().collect(),
+                    ..SearchResult::default()
+                },
+            };
+        }
+        self.last.clone()
+    }
+
+    /// Searches `game` within `limits` and returns the result (`go` + `wait`).
+    pub fn search(&mut self, game: &Game, limits: Limits) -> SearchResult {
+        self.go(game, limits, Box::new(|_| {}));
+        self.wait()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if self.running.is_some() {
+            self.stop();
+            self.wait();
+        }
+    }
+}
+
+fn sanitize(mut o: EngineOptions) -> EngineOptions {
+    o.threads = o.threads.clamp(1, 256);
+    o.hash_mb = o.hash_mb.clamp(1, 1 << 16);
+    o.level = o.level.clamp(1, 10);
+    o
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    pos: Position,
+    legal: MoveList,
+    hashes: Vec<u64>,
+    limits: Limits,
+    options: EngineOptions,
+    tt: &Tt,
+    stop: &AtomicBool,
+    mut on_info: InfoFn,
+    seed: u64,
+) -> SearchResult {
+    let start = Instant::now();
+    let result = search_threads(
+        &pos,
+        &legal,
+        hashes,
+        &limits,
+        options,
+        tt,
+        stop,
+        &mut on_info,
+        seed,
+        start,
+    );
+    if limits.infinite {
+        // `go infinite` reports its move only after `stop`.
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search_threads(
+    pos: &Position,
+    legal: &MoveList,
+    hashes: Vec<u64>,
+    limits: &Limits,
+    options: EngineOptions,
+    tt: &Tt,
+    stop: &AtomicBool,
+    on_info: &mut InfoFn,
+    seed: u64,
+    start: Instant,
+) -> SearchResult {
+    if legal.is_empty() {
+        return SearchResult::default();
+    }
+    let lvl = level::settings(options.level);
+    let mut max_depth = MAX_DEPTH;
+    let mut node_limit = None;
+    if !limits.infinite {
+        if let Some(d) = limits.depth {
+            max_depth = max_depth.min(d.max(1));
+        }
+        node_limit = limits.nodes;
+    }
+    if let Some(d) = lvl.max_depth {
+        max_depth = max_depth.min(d);
+    }
+    if let Some(n) = lvl.max_nodes {
+        node_limit = Some(node_limit.map_or(n, |l| l.min(n)));
+    }
+    tt.new_search();
+    let shared = Shared {
+        tt,
+        stop,
+        nodes: AtomicU64::new(0),
+        start,
+        deadline: Deadline::from_limits(limits),
+        node_limit,
+        max_depth,
+        noise: lvl.noise,
+        seed,
+    };
+    let (best, nodes) = std::thread::scope(|scope| {
+        for id in 1..options.threads {
+            let shared = &shared;
+            let hashes = hashes.clone();
+            scope.spawn(move || {
+                let mut s = Searcher::new(shared, id, hashes);
+                iterate(&mut s, pos, legal, limits, None);
+                s.finish();
+            });
+        }
+        let mut main = Searcher::new(&shared, 0, hashes);
+        let best = iterate(&mut main, pos, legal, limits, Some(on_info));
+        main.finish();
+        // The helpers end with the main thread.
+        stop.store(true, Ordering::Relaxed);
+        (best, main.nodes())
+    });
+    let total = shared.nodes.load(Ordering::Relaxed).max(nodes);
+    match best {
+        Some(r) => SearchResult {
+            best: Some(r.best),
+            score: to_score(r.score),
+            depth: r.depth,
+            nodes: total,
+            pv: r.pv,
+        },
+        None => {
+            // Not even depth 1 finished: take the best move of the shallow ordering.
+            let m = order_root(pos, legal, tt)[0].0;
+            SearchResult {
+                best: Some(m),
+                score: Score::Cp(0),
+                depth: 0,
+                nodes: total,
+                pv: vec![m],
+            }
+        }
+    }
+}
+
+/// Iterative deepening with aspiration windows; returns the best completed (or improved
+/// partial) iteration.
+fn iterate(
+    s: &mut Searcher,
+    pos: &Position,
+    legal: &MoveList,
+    limits: &Limits,
+    mut report: Option<&mut InfoFn>,
+) -> Option<RootResult> {
+    let shared_max = s.max_depth();
+    let mut moves = order_root(pos, legal, s.tt());
+    let mut best: Option<RootResult> = None;
+    let first = 1 + (s.id as u32 % 2);
+    let mut depth = first.min(shared_max);
+    while depth <= shared_max {
+        let prev = best.as_ref().map(|b| b.score);
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = match prev {
+            Some(p) if depth >= ASPIRATION_DEPTH && p.abs() < MATE_BOUND => (p - delta, p + delta),
+            _ => (-INF, INF),
+        };
+        let mut done = None;
+        loop {
+            let r = s.root(pos, &mut moves, depth as i32, alpha, beta);
+            if s.stopped() {
+                if let Some(r) = r {
+                    if r.score > alpha && best.as_ref().is_none_or(|b| b.best != r.best) {
+                        best = Some(RootResult {
+                            depth: best.as_ref().map_or(0, |b| b.depth),
+                            ..r
+                        });
+                    } else if best.is_none() {
+                        best = Some(RootResult { depth: 0, ..r });
+                    }
+                }
+                break;
+            }
+            let Some(r) = r else { break };
+            if r.score <= alpha && alpha > -INF {
+                alpha = (alpha - delta).max(-INF);
+                delta *= 2;
+                continue;
+            }
+            if r.score >= beta && beta < INF {
+                beta = (beta + delta).min(INF);
+                delta *= 2;
+                best = Some(RootResult {
+                    depth: best.as_ref().map_or(0, |b| b.depth),
+                    ..r
+                });
+                continue;
+            }
+            done = Some(r);
+            break;
+        }
+        let Some(r) = done else { break };
+        if let Some(cb) = report.as_mut() {
+            cb(&s.info(&r));
+        }
+        let score = r.score;
+        best = Some(r);
+        if !limits.infinite {
+            // A forced end found with enough depth to trust it, or a single legal move under a
+            // clock: nothing more to learn.
+            if score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() + 2 {
+                break;
+            }
+            if legal.len() == 1 && (limits.movetime.is_some() || limits.clock.is_some()) {
+                break;
+            }
+            if s.soft_deadline_passed() {
+                break;
+            }
+        }
+        depth += 1;
+    }
+    best
+}
+
+/// The move for an AI seat at `level` (1..=10) within `budget`; `None` only when the game has no
+/// legal move. Always a move of `game.legal_moves()`.
+pub fn choose_move(game: &Game, level: u8, budget: Duration) -> Option<Move> {
+    let mut engine = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 8,
+        level,
+    });
+    engine
+        .search(
+            game,
+            Limits {
+                movetime: Some(budget),
+                ..Limits::default()
+            },
+        )
+        .best
+}
+
+/// A full-strength search of `game` bounded by `budget`, for analysis boards.
+pub fn analyze(game: &Game, budget: Duration) -> SearchResult {
+    let mut engine = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        level: 10,
+    });
+    engine.search(
+        game,
+        Limits {
+            movetime: Some(budget),
+            ..Limits::default()
+        },
+    )
+}

@@ -1,0 +1,177 @@
+//! Static evaluation in Jungle's own terms: material by rank, the distance of every animal to the
+//! enemy den along the paths it can really take (the Rat swims, the Lion and Tiger jump), den
+//! defence, and the Rat/Elephant relation. All weights are the named constants below.
+
+use jungle::{Bitboard, Color, Position, Role, Square, JUMPS, NEIGHBORS};
+use std::sync::OnceLock;
+
+/// Material value of each animal (Rat … Elephant) in the standard ranking.
+pub const MATERIAL: [i32; 8] = [500, 300, 350, 400, 550, 850, 950, 1000];
+/// Bonus for an animal by its number of moves to the enemy den (index 0 is unused: in the den the
+/// game is over).
+pub const ADVANCE: [i32; 12] = [0, 220, 130, 75, 45, 28, 17, 10, 5, 2, 0, 0];
+/// Scale (in 1/8) of [`ADVANCE`] by role, Rat … Elephant: strong animals near the den are harder
+/// to remove.
+pub const ADVANCE_SCALE: [i32; 8] = [6, 5, 6, 7, 8, 9, 9, 9];
+/// Bonus for the first, second and third own animal guarding the own den (within two steps).
+pub const DEFENDERS: [i32; 4] = [0, 35, 60, 70];
+/// Bonus while the own Rat lives and the enemy Elephant too (the Rat is its only hunter).
+pub const RAT_VS_ELEPHANT: i32 = 40;
+/// Bonus for the side to move.
+pub const TEMPO: i32 = 15;
+
+/// Steps from each square to a den for each animal class and side, on the empty board.
+struct Distances {
+    /// `[rivers?][color][role][square]`: moves for `color`'s `role` on that square to reach the
+    /// enemy den (255 = unreachable).
+    to_enemy_den: [[[[u8; 63]; 8]; 2]; 2],
+}
+
+fn den_square(color: Color) -> Square {
+    Bitboard::den_of(color).first().expect("one den per side")
+}
+
+fn compute(rivers: bool) -> [[[u8; 63]; 8]; 2] {
+    let water = if rivers {
+        Bitboard::WATER
+    } else {
+        Bitboard::EMPTY
+    };
+    let mut out = [[[255u8; 63]; 8]; 2];
+    for color in Color::ALL {
+        let target = den_square(!color);
+        let own_den = Bitboard::den_of(color);
+        for role in Role::ALL {
+            let d = &mut out[color.index()][role.index()];
+            let allowed =
+                |sq: Square| !own_den.contains(sq) && (role == Role::Rat || !water.contains(sq));
+            let mut queue = vec![target];
+            d[target.index()] = 0;
+            let mut head = 0;
+            while head < queue.len() {
+                let sq = queue[head];
+                head += 1;
+                let next = d[sq.index()] + 1;
+                let mut around: Vec<Square> = NEIGHBORS[sq.index()].into_iter().collect();
+                if rivers && role.jumps() {
+                    around.extend(JUMPS[sq.index()].as_slice().iter().map(|j| j.to));
+                }
+                for n in around {
+                    if allowed(n) && d[n.index()] == 255 {
+                        d[n.index()] = next;
+                        queue.push(n);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn distances() -> &'static Distances {
+    static D: OnceLock<Distances> = OnceLock::new();
+    D.get_or_init(|| Distances {
+        to_enemy_den: [compute(true), compute(false)],
+    })
+}
+
+/// The number of moves the animal `role` of `color` on `sq` needs to reach the enemy den on an
+/// empty board (255 when it cannot).
+pub fn den_distance(pos: &Position, color: Color, role: Role, sq: Square) -> u8 {
+    let r = usize::from(pos.rules().no_rivers);
+    distances().to_enemy_den[r][color.index()][role.index()][sq.index()]
+}
+
+/// Material value of `role` under the position's rules (Wolf and Dog swap under
+/// `wolf_over_dog`).
+#[inline]
+pub fn material(pos: &Position, role: Role) -> i32 {
+    let i = role.index();
+    if pos.rules().wolf_over_dog && (i == 2 || i == 3) {
+        MATERIAL[5 - i]
+    } else {
+        MATERIAL[i]
+    }
+}
+
+/// Squares within two king-free steps of each den: the guards' posts.
+const fn guard_zone(den: usize) -> Bitboard {
+    let df = den % 7;
+    let dr = den / 7;
+    let mut bits = 0u64;
+    let mut sq: usize = 0;
+    while sq < 63 {
+        let f = sq % 7;
+        let r = sq / 7;
+        let dist = f.abs_diff(df) + r.abs_diff(dr);
+        if dist >= 1 && dist <= 2 {
+            bits |= 1 << sq;
+        }
+        sq += 1;
+    }
+    Bitboard(bits)
+}
+const GUARDS: [Bitboard; 2] = [guard_zone(3), guard_zone(59)];
+
+/// The static evaluation of `pos` for the side to move, in centipawn-like units.
+pub fn evaluate(pos: &Position) -> i32 {
+    let table = &distances().to_enemy_den[usize::from(pos.rules().no_rivers)];
+    let mut score = [0i32; 2];
+    for color in Color::ALL {
+        let c = color.index();
+        let mine = pos.by_color(color);
+        let mut s = 0;
+        for role in Role::ALL {
+            let bb = mine & pos.by_role(role);
+            if let Some(sq) = bb.first() {
+                s += material(pos, role);
+                let d = table[c][role.index()][sq.index()] as usize;
+                s += ADVANCE[d.min(ADVANCE.len() - 1)] * ADVANCE_SCALE[role.index()] / 8;
+            }
+        }
+        let guards = (mine & GUARDS[c]).count() as usize;
+        s += DEFENDERS[guards.min(3)];
+        let enemy = pos.by_color(!color);
+        if (mine & pos.by_role(Role::Rat)).any() && (enemy & pos.by_role(Role::Elephant)).any() {
+            s += RAT_VS_ELEPHANT;
+        }
+        score[c] = s;
+    }
+    let us = pos.turn().index();
+    score[us] - score[1 - us] + TEMPO
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jungle::Rules;
+
+    #[test]
+    fn start_position_is_balanced() {
+        let pos = Position::start(Rules::STANDARD);
+        assert_eq!(evaluate(&pos), TEMPO);
+    }
+
+    #[test]
+    fn jumpers_and_rat_use_their_real_paths() {
+        let pos = Position::start(Rules::STANDARD);
+        // From b3 the Lion jumps to b7 and walks c7 d7 d8 d9: 5 moves; the Dog walks 8.
+        let lion_b3 = den_distance(&pos, Color::Red, Role::Lion, Square::B3);
+        let dog_b3 = den_distance(&pos, Color::Red, Role::Dog, Square::B3);
+        assert!(lion_b3 < dog_b3, "lion {lion_b3} dog {dog_b3}");
+        assert_eq!(lion_b3, 5);
+        assert_eq!(dog_b3, 8);
+        // The Rat swims: from the middle of the left river it goes straight.
+        assert_eq!(den_distance(&pos, Color::Red, Role::Rat, Square::B5), 6);
+        assert_eq!(den_distance(&pos, Color::Red, Role::Dog, Square::B5), 255);
+        assert_eq!(den_distance(&pos, Color::Red, Role::Dog, Square::D8), 1);
+        assert_eq!(den_distance(&pos, Color::Blue, Role::Dog, Square::C1), 1);
+        // The own den is never a path.
+        assert_eq!(den_distance(&pos, Color::Red, Role::Dog, Square::D1), 255);
+        let plain = Position::start(Rules {
+            no_rivers: true,
+            ..Rules::STANDARD
+        });
+        assert_eq!(den_distance(&plain, Color::Red, Role::Dog, Square::B3), 8);
+    }
+}

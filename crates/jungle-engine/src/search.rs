@@ -1,0 +1,686 @@
+//! Iterative deepening principal-variation alpha-beta: transposition table, move ordering (hash
+//! move, captures by victim and attacker, killers, history), null move, late move reductions,
+//! reverse futility pruning and a quiescence search over captures and den threats.
+//!
+//! Den races are decided exactly, without extensions that could run away: a side that can step
+//! into the enemy den wins at once; a side facing two den threats loses; a side facing one must
+//! capture the threatening animal (only those moves are searched, and they never extend depth).
+
+use crate::eval::{evaluate, material};
+use crate::timeman::Deadline;
+use crate::tt::{Bound, Tt};
+use crate::{Score, SearchInfo};
+use jungle::{Bitboard, Move, MoveList, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Scores at or beyond this magnitude are forced ends.
+pub(crate) const MATE: i32 = 30_000;
+pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
+pub(crate) const INF: i32 = 31_000;
+pub(crate) const MAX_PLY: usize = 128;
+/// The deepest iteration.
+pub(crate) const MAX_DEPTH: u32 = 100;
+
+// Tunable search constants, each kept because a match said so (see doc/strength.md).
+const NULL_MIN_DEPTH: i32 = 3;
+const RFP_MAX_DEPTH: i32 = 4;
+const RFP_MARGIN: i32 = 120;
+const LMR_MIN_DEPTH: i32 = 3;
+const LMR_MIN_MOVE: usize = 3;
+/// Quiescence plies in which moves that create a den threat are searched besides captures.
+const QS_THREAT_PLIES: i32 = 2;
+
+/// The squares next to each side's den: an enemy animal there enters it next move.
+const DEN_DOORS: [Bitboard; 2] = [
+    Bitboard((1 << 2) | (1 << 4) | (1 << 10)),
+    Bitboard((1 << 58) | (1 << 60) | (1 << 52)),
+];
+
+/// State shared by all threads of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a Tt,
+    pub stop: &'a AtomicBool,
+    pub nodes: AtomicU64,
+    pub start: Instant,
+    pub deadline: Deadline,
+    pub node_limit: Option<u64>,
+    pub max_depth: u32,
+    /// Amplitude of the level's evaluation noise (0 at full strength).
+    pub noise: i32,
+    pub seed: u64,
+}
+
+/// The per-thread searcher.
+pub(crate) struct Searcher<'a> {
+    shared: &'a Shared<'a>,
+    pub id: usize,
+    nodes: u64,
+    unflushed: u64,
+    pub seldepth: u32,
+    killers: [[Move; 2]; MAX_PLY + 1],
+    history: Vec<[i32; 63]>,
+    /// Hashes of the positions before the current one (game history, then search path).
+    hashes: Vec<u64>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    stopped: bool,
+}
+
+/// The result of one iteration at the root.
+#[derive(Clone, Debug)]
+pub(crate) struct RootResult {
+    pub best: Move,
+    pub score: i32,
+    pub depth: u32,
+    pub pv: Vec<Move>,
+}
+
+/// Converts an internal score to a [`Score`].
+pub(crate) fn to_score(s: i32) -> Score {
+    if s >= MATE_BOUND {
+        Score::Den((MATE - s + 1) / 2)
+    } else if s <= -MATE_BOUND {
+        Score::Den(-(MATE + s) / 2)
+    } else {
+        Score::Cp(s)
+    }
+}
+
+#[inline]
+fn to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+#[inline]
+fn from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(shared: &'a Shared<'a>, id: usize, game_hashes: Vec<u64>) -> Searcher<'a> {
+        Searcher {
+            shared,
+            id,
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            killers: [[Move::PASS; 2]; MAX_PLY + 1],
+            history: vec![[0; 63]; 16],
+            hashes: game_hashes,
+            pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            stopped: false,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// All threads' nodes, as far as known.
+    pub fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unflushed
+    }
+
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return true;
+        }
+        if self.unflushed >= 1024 {
+            self.flush_nodes();
+            if self.id == 0 {
+                if let Some(limit) = self.shared.node_limit {
+                    if self.total_nodes() >= limit {
+                        self.stopped = true;
+                        self.shared.stop.store(true, Ordering::Relaxed);
+                        return true;
+                    }
+                }
+                if self.shared.deadline.hard_passed(self.shared.start) {
+                    self.stopped = true;
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    #[inline]
+    fn eval(&self, pos: &Position) -> i32 {
+        let e = evaluate(pos);
+        if self.shared.noise == 0 {
+            return e;
+        }
+        let a = self.shared.noise as u64;
+        let r = (pos.hash() ^ self.shared.seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+        e + (r % (2 * a + 1)) as i32 - self.shared.noise
+    }
+
+    /// Whether the position repeats one of the search path or game since the last capture.
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let h = pos.hash();
+        let n = self.hashes.len();
+        let back = (pos.halfmoves() as usize).min(n);
+        let mut i = 2;
+        while i <= back {
+            if self.hashes[n - i] == h {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// Searches the root moves to `depth` in the window; the moves are reordered best first.
+    #[allow(clippy::needless_range_loop)]
+    pub fn root(
+        &mut self,
+        pos: &Position,
+        moves: &mut [(Move, i64)],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<RootResult> {
+        let mut best: Option<RootResult> = None;
+        let mut best_score = -INF;
+        let original_alpha = alpha;
+        self.hashes.push(pos.hash());
+        for i in 0..moves.len() {
+            let m = moves[i].0;
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.nodes += 1;
+            self.unflushed += 1;
+            let score = if i == 0 {
+                -self.negamax(&child, -beta, -alpha, depth - 1, 1, false)
+            } else {
+                let mut s = -self.negamax(&child, -alpha - 1, -alpha, depth - 1, 1, false);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(&child, -beta, -alpha, depth - 1, 1, false);
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            moves[i].1 = if score > alpha {
+                score as i64 + (1 << 40)
+            } else {
+                -(1 << 40) + i64::from(-(i as i32))
+            };
+            if score > best_score {
+                best_score = score;
+                if score > alpha || best.is_none() {
+                    let mut pv = vec![m];
+                    pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+                    best = Some(RootResult {
+                        best: m,
+                        score,
+                        depth: depth as u32,
+                        pv,
+                    });
+                }
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.hashes.pop();
+        // Stable ordering for the next iteration: improved moves first, the rest as they were.
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        for (k, mv) in moves.iter_mut().enumerate() {
+            mv.1 = -(k as i64);
+        }
+        if let Some(b) = &best {
+            let bound = if b.score >= beta {
+                Bound::Lower
+            } else if b.score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            if !self.stopped {
+                self.shared.tt.store(
+                    pos.hash(),
+                    Some(b.best),
+                    to_tt(b.score, 0),
+                    evaluate(pos),
+                    depth,
+                    bound,
+                );
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for j in ply + 1..child_len {
+            self.pv[ply][j] = self.pv[ply + 1][j];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Move ordering key (higher first).
+    #[inline]
+    fn order(&self, pos: &Position, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(m) == tt_move {
+            return 1 << 30;
+        }
+        let from = m.from_sq();
+        let to = m.to_sq();
+        let mover = pos.piece_at(from).expect("a move moves an animal");
+        if let Some(victim) = pos.piece_at(to) {
+            return (1 << 28) + material(pos, victim.role) * 16 - material(pos, mover.role) / 16;
+        }
+        if DEN_DOORS[(!pos.turn()).index()].contains(to) {
+            return 1 << 27;
+        }
+        if self.killers[ply][0] == m {
+            return (1 << 26) + 1;
+        }
+        if self.killers[ply][1] == m {
+            return 1 << 26;
+        }
+        self.history[mover.index()][to.index()]
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        after_null: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if pos.is_finished() {
+            return -MATE + ply as i32;
+        }
+        if self.check_stop() {
+            return 0;
+        }
+        let us = pos.turn();
+        let mine = pos.by_color(us);
+        if (mine & DEN_DOORS[(!us).index()]).any() {
+            return MATE - ply as i32 - 1;
+        }
+        let draw_plies = pos.rules().draw_plies;
+        if (draw_plies > 0 && pos.halfmoves() >= draw_plies) || self.is_repetition(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval(pos);
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let threats = pos.by_color(!us) & DEN_DOORS[us.index()];
+        if threats.count() >= 2 {
+            return -MATE + ply as i32 + 2;
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        self.nodes_seen(ply);
+        let pv_node = beta - alpha > 1;
+        let hash = pos.hash();
+        let entry = self.shared.tt.probe(hash);
+        let mut tt_move = None;
+        if let Some(e) = entry {
+            tt_move = e.mv.filter(|&m| pos.is_legal(m));
+            let s = from_tt(e.score, ply);
+            if !pv_node && e.depth >= depth {
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let forced = threats.any();
+        let static_eval = match entry {
+            Some(e) => e.eval,
+            None => self.eval(pos),
+        };
+
+        if !pv_node && !forced {
+            if depth <= RFP_MAX_DEPTH
+                && static_eval - RFP_MARGIN * depth >= beta
+                && beta.abs() < MATE_BOUND
+            {
+                return static_eval;
+            }
+            if !after_null && depth >= NULL_MIN_DEPTH && static_eval >= beta {
+                let r = 2 + depth / 4;
+                let mut child = *pos;
+                child.pass();
+                self.hashes.push(hash);
+                let s = -self.negamax(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, true);
+                self.hashes.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        let mut moves = pos.legal_moves();
+        if forced {
+            // Only capturing the animal at the door saves the den.
+            moves.retain(|m| threats.contains(m.to_sq()));
+            if moves.is_empty() {
+                return -MATE + ply as i32 + 2;
+            }
+        }
+        if moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let mut keys = [0i32; jungle::MAX_MOVES];
+        for (i, &m) in moves.iter().enumerate() {
+            keys[i] = self.order(pos, m, tt_move, ply);
+        }
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        self.hashes.push(hash);
+        let n = moves.len();
+        let mut quiets_tried: MoveList = MoveList::new();
+        for i in 0..n {
+            // Selection sort: the best remaining move next.
+            let mut k = i;
+            for j in i + 1..n {
+                if keys[j] > keys[k] {
+                    k = j;
+                }
+            }
+            moves.swap(i, k);
+            keys.swap(i, k);
+            let m = moves[i];
+            let capture = pos.is_capture(m);
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.nodes += 1;
+            self.unflushed += 1;
+            let new_depth = depth - 1;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_MOVE
+                    && !capture
+                    && !forced
+                    && keys[i] < (1 << 26)
+                {
+                    r = 1 + (i as i32 >= 8) as i32 + (depth >= 8) as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            if self.stopped {
+                self.hashes.pop();
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        if !capture {
+                            self.reward_quiet(pos, m, ply, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture && quiets_tried.len() < jungle::MAX_MOVES {
+                quiets_tried.push(m);
+            }
+        }
+        self.hashes.pop();
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(hash, best_move, to_tt(best, ply), static_eval, depth, bound);
+        best
+    }
+
+    fn reward_quiet(&mut self, pos: &Position, m: Move, ply: usize, depth: i32, tried: &MoveList) {
+        if self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+        let bonus = (depth * depth).min(400);
+        let piece = |mv: Move| {
+            pos.piece_at(mv.from_sq())
+                .expect("moves move animals")
+                .index()
+        };
+        let h = &mut self.history[piece(m)][m.to_sq().index()];
+        *h += bonus - *h * bonus / 16384;
+        for &q in tried.iter() {
+            let h = &mut self.history[piece(q)][q.to_sq().index()];
+            *h -= bonus + *h * bonus / 16384;
+        }
+    }
+
+    #[inline]
+    fn nodes_seen(&mut self, ply: usize) {
+        if ply as u32 > self.seldepth {
+            self.seldepth = ply as u32;
+        }
+    }
+
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
+        self.nodes_seen(ply);
+        self.pv_len[ply] = ply;
+        if pos.is_finished() {
+            return -MATE + ply as i32;
+        }
+        if self.check_stop() {
+            return 0;
+        }
+        let us = pos.turn();
+        if (pos.by_color(us) & DEN_DOORS[(!us).index()]).any() {
+            return MATE - ply as i32 - 1;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval(pos);
+        }
+        let threats = pos.by_color(!us) & DEN_DOORS[us.index()];
+        if threats.count() >= 2 {
+            return -MATE + ply as i32 + 2;
+        }
+        let forced = threats.any();
+        let mut best = -INF;
+        if !forced {
+            let stand = self.eval(pos);
+            if stand >= beta {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        let mut moves = pos.legal_moves();
+        let doors = DEN_DOORS[(!us).index()];
+        if forced {
+            moves.retain(|m| threats.contains(m.to_sq()));
+            if moves.is_empty() {
+                return -MATE + ply as i32 + 2;
+            }
+        } else {
+            let threat_moves = qply < QS_THREAT_PLIES;
+            moves.retain(|m| pos.is_capture(m) || (threat_moves && doors.contains(m.to_sq())));
+        }
+        if moves.is_empty() {
+            return best;
+        }
+        let mut keys = [0i32; jungle::MAX_MOVES];
+        for (i, &m) in moves.iter().enumerate() {
+            keys[i] = match pos.piece_at(m.to_sq()) {
+                Some(v) => {
+                    material(pos, v.role) * 16
+                        - material(pos, pos.piece_at(m.from_sq()).expect("mover").role) / 16
+                }
+                None => 0,
+            };
+        }
+        let n = moves.len();
+        for i in 0..n {
+            let mut k = i;
+            for j in i + 1..n {
+                if keys[j] > keys[k] {
+                    k = j;
+                }
+            }
+            moves.swap(i, k);
+            keys.swap(i, k);
+            let m = moves[i];
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.nodes += 1;
+            self.unflushed += 1;
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Builds a [`SearchInfo`] for a finished iteration.
+    pub fn info(&self, r: &RootResult) -> SearchInfo {
+        let nodes = self.total_nodes();
+        let time = self.shared.start.elapsed();
+        let micros = time.as_micros().max(1) as u64;
+        SearchInfo {
+            depth: r.depth,
+            seldepth: self.seldepth.max(r.depth),
+            score: to_score(r.score),
+            nodes,
+            nps: nodes.saturating_mul(1_000_000) / micros,
+            time,
+            pv: r.pv.clone(),
+        }
+    }
+
+    /// Flushes this thread's node count into the shared total.
+    pub fn finish(&mut self) {
+        self.flush_nodes();
+    }
+}
+
+/// Root moves of `pos` from the game's legal moves, ordered by a shallow look (captures and den
+/// entries first).
+pub(crate) fn order_root(pos: &Position, legal: &MoveList, tt: &Tt) -> Vec<(Move, i64)> {
+    let tt_move = tt.probe(pos.hash()).and_then(|e| e.mv);
+    let them = !pos.turn();
+    let mut v: Vec<(Move, i64)> = legal
+        .iter()
+        .map(|&m| {
+            let mut k = 0i64;
+            if Some(m) == tt_move {
+                k += 1 << 40;
+            }
+            if Bitboard::den_of(them).contains(m.to_sq()) {
+                k += 1 << 41;
+            }
+            if let Some(v) = pos.piece_at(m.to_sq()) {
+                k += (1 << 30) + i64::from(material(pos, v.role));
+            }
+            let mut c = *pos;
+            c.play_unchecked(m);
+            k -= i64::from(evaluate(&c));
+            (m, k)
+        })
+        .collect();
+    v.sort_by_key(|m| std::cmp::Reverse(m.1));
+    v
+}
+
+impl Searcher<'_> {
+    /// The deepest iteration allowed.
+    pub fn max_depth(&self) -> u32 {
+        self.shared.max_depth
+    }
+
+    /// The shared transposition table.
+    pub fn tt(&self) -> &Tt {
+        self.shared.tt
+    }
+
+    /// Whether the soft time bound has passed.
+    pub fn soft_deadline_passed(&self) -> bool {
+        self.shared.deadline.soft_passed(self.shared.start)
+    }
+}

@@ -1,0 +1,97 @@
+//! Time management: from [`Limits`] to a soft bound (do not start another iteration after it)
+//! and a hard bound (stop the search at once).
+
+use crate::Limits;
+use std::time::{Duration, Instant};
+
+/// Time kept back from every budget for the move to travel (process pipes, the server).
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
+/// Moves assumed left in the game when the clock does not say.
+pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+
+/// The time bounds of one search, measured from its start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Deadline {
+    /// Do not begin a new iteration after this.
+    pub soft: Option<Duration>,
+    /// Stop searching at this point.
+    pub hard: Option<Duration>,
+}
+
+impl Deadline {
+    /// The bounds for `limits` (none when `infinite`).
+    pub fn from_limits(limits: &Limits) -> Deadline {
+        if limits.infinite {
+            return Deadline::default();
+        }
+        let mut d = Deadline::default();
+        if let Some(t) = limits.movetime {
+            let t = t
+                .saturating_sub(MOVE_OVERHEAD)
+                .max(Duration::from_millis(1));
+            d.soft = Some(t);
+            d.hard = Some(t);
+        }
+        if let Some(c) = limits.clock {
+            let left = c.time_left.saturating_sub(MOVE_OVERHEAD);
+            let mtg = c.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 60);
+            let share = left / mtg + c.increment * 3 / 4;
+            let hard = (share * 4).min(left * 2 / 5).max(Duration::from_millis(1));
+            let soft = (share * 6 / 10).min(hard);
+            d.soft = Some(d.soft.map_or(soft, |s| s.min(soft)));
+            d.hard = Some(d.hard.map_or(hard, |h| h.min(hard)));
+        }
+        d
+    }
+
+    /// Whether the hard bound has passed for a search that began at `start`.
+    #[inline]
+    pub fn hard_passed(&self, start: Instant) -> bool {
+        self.hard.is_some_and(|h| start.elapsed() >= h)
+    }
+
+    /// Whether the soft bound has passed.
+    #[inline]
+    pub fn soft_passed(&self, start: Instant) -> bool {
+        self.soft.is_some_and(|s| start.elapsed() >= s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Clock;
+
+    #[test]
+    fn movetime_keeps_an_overhead() {
+        let d = Deadline::from_limits(&Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        });
+        assert_eq!(d.hard, Some(Duration::from_millis(85)));
+    }
+
+    #[test]
+    fn clock_never_spends_more_than_two_fifths() {
+        let d = Deadline::from_limits(&Limits {
+            clock: Some(Clock {
+                time_left: Duration::from_millis(1000),
+                increment: Duration::from_secs(10),
+                moves_to_go: Some(1),
+            }),
+            ..Limits::default()
+        });
+        assert!(d.hard.unwrap() <= Duration::from_millis(400));
+        assert!(d.soft.unwrap() <= d.hard.unwrap());
+    }
+
+    #[test]
+    fn infinite_has_no_bound() {
+        let d = Deadline::from_limits(&Limits {
+            infinite: true,
+            movetime: Some(Duration::from_millis(5)),
+            ..Limits::default()
+        });
+        assert_eq!(d, Deadline::default());
+    }
+}
