@@ -1,0 +1,415 @@
+// The application shell: session, header, router and the non-game screens (home, lobby, watch,
+// challenge, profile, leaderboard, log in / register).
+
+import { t, lang, setLang, LANGS, onLangChange } from './i18n.js';
+import { api, Socket } from './net.js';
+import { h, toast, fmtTc, confirmDialog } from './ui.js';
+import { mountGame, mountAnalysis, resultText } from './game.js';
+import * as sound from './sound.js';
+
+const socket = new Socket();
+const store = {
+  user: null,
+  presets: [],
+  levels: [],
+  games: new Map(),
+  myLive: [],
+  seeks: [],
+};
+const main = document.getElementById('main');
+let cleanup = null;
+let connState = 'closed';
+// Set when this tab asked the server to start a game, so that the `game` answer opens it.
+let expectingGame = false;
+
+function levelName(level) {
+  const l = store.levels.find((x) => x.level === level);
+  if (!l) return t('level_n', { n: level });
+  return lang() === 'en' ? l.name_en : l.name_zh;
+}
+
+// ---------- header ----------
+
+function renderHeader() {
+  const header = document.getElementById('header');
+  const u = store.user;
+  const nav = [
+    ['#/', t('nav_play')], ['#/lobby', t('nav_lobby')], ['#/watch', t('nav_watch')],
+    ['#/leaderboard', t('nav_leaderboard')], ['#/analysis', t('nav_analysis')],
+  ];
+  const route = location.hash || '#/';
+  header.replaceChildren(
+    h('a', { class: 'brand', href: '#/' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '象'), t('app_name')),
+    h('nav', { 'aria-label': t('nav_main') }, h('ul', {}, nav.map(([href, label]) => h('li', {},
+      h('a', { href, 'aria-current': route === href || (href !== '#/' && route.startsWith(href)) ? 'page' : false }, label))))),
+    h('div', { class: 'tools' },
+      h('span', { class: `conn ${connState}`, 'data-test': 'conn', role: 'status', title: t(`conn_${connState}`) },
+        connState === 'open' ? '' : t(`conn_${connState}`)),
+      h('label', { class: 'sr-only', for: 'lang-select' }, t('language')),
+      h('select', { id: 'lang-select', 'data-test': 'lang', onchange: (e) => setLang(e.target.value) },
+        LANGS.map(([code, name]) => h('option', { value: code, selected: code === lang() }, name))),
+      h('button', {
+        type: 'button', class: 'icon-btn', 'data-test': 'mute', 'aria-pressed': String(sound.isMuted()),
+        'aria-label': sound.isMuted() ? t('sound_off') : t('sound_on'), title: sound.isMuted() ? t('sound_off') : t('sound_on'),
+        onclick: () => { sound.setMuted(!sound.isMuted()); renderHeader(); },
+      }, sound.isMuted() ? '🔇' : '🔊'),
+      u ? h('a', { class: 'me', href: `#/u/${encodeURIComponent(u.name)}`, 'data-test': 'me' }, u.name) : null,
+      u && u.guest ? h('a', { class: 'button', href: '#/login', 'data-test': 'login-link' }, t('login_register')) : null,
+      u && !u.guest ? h('button', { type: 'button', 'data-test': 'logout', onclick: logout }, t('logout')) : null,
+    ),
+  );
+}
+
+// ---------- session ----------
+
+async function loadMe() {
+  try {
+    store.user = (await api('GET', '/api/me')).user;
+  } catch (e) {
+    if (e.status === 401) {
+      store.user = (await api('POST', '/api/guest')).user;
+    } else {
+      throw e;
+    }
+  }
+}
+
+async function logout() {
+  if (!(await confirmDialog(t('logout'), t('confirm_logout')))) return;
+  try {
+    await api('POST', '/api/logout');
+  } catch (e) {
+    toast(errText(e), 'error');
+  }
+  store.user = null;
+  await loadMe();
+  socket.reconnect();
+  renderHeader();
+  location.hash = '#/';
+}
+
+/** A translated error text for an API or WebSocket error code, with the server's words as fallback. */
+export function errText(e) {
+  const code = e.code || 'generic';
+  const key = `err_${code}`;
+  const text = t(key, { msg: e.message || code });
+  return text === key ? t('err_generic', { msg: e.message || code }) : text;
+}
+
+// ---------- screens ----------
+
+function tcSelect(id, withNone) {
+  const opts = store.presets.map((p) => h('option', { value: p.id }, `${t(`preset_${p.id}`, {}, p.id)} (${fmtTc(p.tc)})`));
+  if (withNone) opts.unshift(h('option', { value: '' }, t('tc_none')));
+  return h('select', { id }, opts);
+}
+function tcOf(select) {
+  const p = store.presets.find((x) => x.id === select.value);
+  return p ? p.tc : undefined;
+}
+
+function startGame(msg) {
+  expectingGame = true;
+  socket.send(msg);
+}
+
+function home(root) {
+  const level = h('select', { id: 'ai-level' },
+    Array.from({ length: 10 }, (_, i) => h('option', { value: String(i + 1), selected: i === 2 }, t('ai_level_n', { n: i + 1 }))));
+  const color = h('div', { class: 'radios', role: 'radiogroup', 'aria-label': t('your_color') },
+    ['red', 'blue', 'random'].map((c) => h('label', {}, h('input', { type: 'radio', name: 'ai-color', value: c, checked: c === 'red' }), ` ${t(c === 'random' ? 'random_color' : c)}`)));
+  const aiTc = tcSelect('ai-tc', true);
+  const hsTc = tcSelect('hs-tc', true);
+  root.replaceChildren(h('div', { class: 'home' },
+    h('h1', {}, t('home_title')),
+    h('p', { class: 'lead' }, t('home_lead')),
+    (store.myLive || []).length ? h('p', { class: 'resume' }, store.myLive.map((id) => h('a', { class: 'button primary', href: `#/g/${id}`, 'data-test': 'resume' }, t('resume_game')))) : null,
+    h('div', { class: 'cards' },
+      h('section', { class: 'card', 'aria-labelledby': 'h-ai' },
+        h('h2', { id: 'h-ai' }, t('play_ai')),
+        h('label', { for: 'ai-level' }, t('ai_level')), level,
+        h('fieldset', {}, h('legend', {}, t('your_color')), color),
+        h('label', { for: 'ai-tc' }, t('time_control')), aiTc,
+        h('button', {
+          type: 'button', class: 'primary big', 'data-test': 'start-ai',
+          onclick: () => {
+            const c = root.querySelector('input[name=ai-color]:checked').value;
+            const msg = { t: 'play_ai', level: Number(level.value), color: c };
+            const tc = tcOf(aiTc);
+            if (tc) msg.tc = tc;
+            startGame(msg);
+          },
+        }, t('start'))),
+      h('section', { class: 'card', 'aria-labelledby': 'h-hs' },
+        h('h2', { id: 'h-hs' }, t('play_hotseat')),
+        h('p', {}, t('hotseat_lead')),
+        h('label', { for: 'hs-tc' }, t('time_control')), hsTc,
+        h('button', {
+          type: 'button', class: 'primary big', 'data-test': 'start-hotseat',
+          onclick: () => { const tc = tcOf(hsTc); startGame(tc ? { t: 'play_hotseat', tc } : { t: 'play_hotseat' }); },
+        }, t('start'))),
+      h('section', { class: 'card', 'aria-labelledby': 'h-on' },
+        h('h2', { id: 'h-on' }, t('play_online')),
+        h('p', {}, t('online_lead')),
+        h('div', { class: 'quick' }, store.presets.map((p) => h('button', {
+          type: 'button', 'data-test': `quick-${p.id}`, onclick: () => { startGame({ t: 'quick', tc: p.tc }); location.hash = '#/lobby'; },
+        }, t(`preset_${p.id}`, {}, p.id), h('small', {}, fmtTc(p.tc))))),
+        h('a', { class: 'button', href: '#/lobby' }, t('open_lobby'))),
+    )));
+}
+
+function lobby(root) {
+  const tc = tcSelect('seek-tc', false);
+  const rated = h('input', { type: 'checkbox', id: 'seek-rated', checked: !(store.user && store.user.guest), disabled: Boolean(store.user && store.user.guest) });
+  const list = h('tbody', {});
+  const chColor = h('select', { id: 'ch-color' }, ['random', 'red', 'blue'].map((c) => h('option', { value: c }, t(c === 'random' ? 'random_color' : c))));
+  const chTc = tcSelect('ch-tc', false);
+  const chOut = h('div', { class: 'challenge-out', 'aria-live': 'polite' });
+  let mySeeks = new Set();
+
+  function renderSeeks() {
+    const rows = store.seeks.map((s) => {
+      const mine = mySeeks.has(s.id) || (store.user && s.user === store.user.name);
+      return h('tr', { 'data-seek': s.id },
+        h('td', {}, s.user), h('td', {}, s.rating ? String(Math.round(s.rating)) : '–'), h('td', {}, fmtTc(s.tc)),
+        h('td', {}, s.rated ? t('rated') : t('casual')),
+        h('td', {}, mine
+          ? h('button', { type: 'button', 'data-test': 'cancel-seek', onclick: () => socket.send({ t: 'cancel_seek', id: s.id }) }, t('cancel'))
+          : h('button', { type: 'button', class: 'primary', 'data-test': 'accept-seek', onclick: () => startGame({ t: 'accept_seek', id: s.id }) }, t('accept'))));
+    });
+    list.replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, t('no_seeks')))]));
+  }
+
+  const off = socket.on((m) => {
+    if (m.t === 'seeks') { store.seeks = m.seeks || []; renderSeeks(); }
+    if (m.t === 'seek_created') { mySeeks.add(m.id); expectingGame = true; toast(t('seek_waiting')); renderSeeks(); }
+    if (m.t === 'challenge_created') {
+      const link = `${location.origin}/#/c/${m.id}`;
+      expectingGame = true;
+      chOut.replaceChildren(h('p', {}, t('challenge_link')),
+        h('input', { readonly: true, value: link, 'data-test': 'challenge-link', 'aria-label': t('challenge_link'), onfocus: (e) => e.target.select() }),
+        h('button', { type: 'button', onclick: () => navigator.clipboard.writeText(link).then(() => toast(t('copied', { what: t('challenge_link') })), () => {}) }, t('copy')));
+    }
+    if (m.t === 'welcome') socket.send({ t: 'lobby' });
+  });
+  socket.send({ t: 'lobby' });
+
+  root.replaceChildren(h('div', { class: 'lobby' },
+    h('h1', {}, t('nav_lobby')),
+    h('div', { class: 'cards' },
+      h('section', { class: 'card wide' },
+        h('h2', {}, t('open_seeks')),
+        h('table', { class: 'seeks' }, h('thead', {}, h('tr', {}, [t('player'), t('rating'), t('time_control'), t('mode'), ''].map((x) => h('th', { scope: 'col' }, x)))), list)),
+      h('section', { class: 'card' },
+        h('h2', {}, t('create_seek')),
+        h('label', { for: 'seek-tc' }, t('time_control')), tc,
+        h('label', { class: 'check' }, rated, ` ${t('rated')}`),
+        h('button', { type: 'button', class: 'primary', 'data-test': 'create-seek', onclick: () => startGame({ t: 'seek', tc: tcOf(tc), rated: rated.checked }) }, t('create_seek')),
+        h('h2', {}, t('quick_pairing')),
+        h('div', { class: 'quick' }, store.presets.map((p) => h('button', {
+          type: 'button', 'data-test': `quick-${p.id}`, onclick: () => startGame({ t: 'quick', tc: p.tc }),
+        }, t(`preset_${p.id}`, {}, p.id), h('small', {}, fmtTc(p.tc)))))),
+      h('section', { class: 'card' },
+        h('h2', {}, t('challenge_friend')),
+        h('label', { for: 'ch-tc' }, t('time_control')), chTc,
+        h('label', { for: 'ch-color' }, t('your_color')), chColor,
+        h('button', { type: 'button', class: 'primary', 'data-test': 'create-challenge', onclick: () => socket.send({ t: 'challenge', tc: tcOf(chTc), rated: false, color: chColor.value }) }, t('create_link')),
+        chOut))));
+  renderSeeks();
+  return () => {
+    off();
+    for (const id of mySeeks) socket.send({ t: 'cancel_seek', id });
+  };
+}
+
+function challenge(root, id) {
+  root.replaceChildren(h('div', { class: 'center card' },
+    h('h1', {}, t('challenge_title')),
+    h('p', {}, t('challenge_lead')),
+    h('button', { type: 'button', class: 'primary big', 'data-test': 'accept-challenge', onclick: () => startGame({ t: 'accept_challenge', id }) }, t('accept_challenge'))));
+}
+
+async function watchList(root) {
+  const body = h('tbody', {});
+  root.replaceChildren(h('div', {}, h('h1', {}, t('nav_watch')),
+    h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('red'), t('blue'), t('time_control'), t('plies'), ''].map((x) => h('th', { scope: 'col' }, x)))), body)));
+  try {
+    const { games } = await api('GET', '/api/games?status=live');
+    const name = (p) => (p.ai_level ? t('ai_name', { level: p.ai_level }) : p.name);
+    body.replaceChildren(...(games.length ? games.map((g) => h('tr', {},
+      h('td', {}, name(g.red)), h('td', {}, name(g.blue)), h('td', {}, fmtTc(g.tc)), h('td', {}, String(g.plies)),
+      h('td', {}, h('a', { class: 'button', href: `#/g/${g.id}` }, t('watch')))))
+      : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, t('no_live_games')))]));
+  } catch (e) {
+    body.replaceChildren(h('tr', {}, h('td', { colspan: 5, class: 'error' }, errText(e))));
+  }
+}
+
+async function profile(root, name) {
+  root.replaceChildren(h('p', {}, t('loading')));
+  let user;
+  try {
+    user = (await api('GET', `/api/users/${encodeURIComponent(name)}`)).user;
+  } catch (e) {
+    root.replaceChildren(h('p', { class: 'error' }, errText(e)));
+    return;
+  }
+  const stat = (label, value, test) => h('div', { class: 'stat' }, h('dt', {}, label), h('dd', { 'data-test': test }, String(value)));
+  const hist = h('tbody', {});
+  const more = h('button', { type: 'button' }, t('more'));
+  let before = null;
+  async function loadGames() {
+    const q = before ? `?before=${encodeURIComponent(before)}&limit=20` : '?limit=20';
+    try {
+      const { games } = await api('GET', `/api/users/${encodeURIComponent(name)}/games${q}`);
+      for (const g of games) {
+        const mine = g.red.name === name ? 'red' : 'blue';
+        const opp = g[mine === 'red' ? 'blue' : 'red'];
+        const res = g.result ? (g.result.winner === null ? t('draw_short') : g.result.winner === mine ? t('win_short') : t('loss_short')) : t('live');
+        hist.append(h('tr', {},
+          h('td', {}, g.started_at ? new Date(g.started_at).toLocaleDateString(lang()) : ''),
+          h('td', {}, h('span', { class: `swatch ${mine}` }), ` ${t(mine)}`),
+          h('td', {}, opp.ai_level ? t('ai_name', { level: opp.ai_level }) : opp.name),
+          h('td', {}, res), h('td', {}, g.result ? resultText(g.result).reason : ''),
+          h('td', {}, h('a', { href: `#/g/${g.id}` }, g.status === 'live' ? t('watch') : t('replay')))));
+      }
+      if (games.length) before = games[games.length - 1].id;
+      more.hidden = games.length < 20;
+      if (!hist.children.length) hist.append(h('tr', {}, h('td', { colspan: 6, class: 'empty' }, t('no_games'))));
+    } catch (e) {
+      toast(errText(e), 'error');
+    }
+  }
+  more.onclick = loadGames;
+  root.replaceChildren(h('div', { class: 'profile' },
+    h('h1', {}, user.name, user.guest ? h('small', {}, ` (${t('guest')})`) : null),
+    h('dl', { class: 'stats' },
+      stat(t('score'), user.score, 'score'), stat(t('level'), `${user.level} · ${levelName(user.level)}`, 'level'),
+      stat(t('coins'), user.coins, 'coins'), stat(t('rating'), `${Math.round(user.rating)} ± ${Math.round(user.rd || 0)}`, 'rating'),
+      stat(t('games'), user.games, 'games'), stat(t('wins_losses_draws'), `${user.wins} / ${user.losses} / ${user.draws}`, 'wld'),
+      stat(t('escapes'), user.escapes, 'escapes'), stat(t('disconnects'), user.disconnects, 'disconnects')),
+    h('h2', {}, t('game_history')),
+    h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('date'), t('color'), t('opponent'), t('result'), t('reason'), ''].map((x) => h('th', { scope: 'col' }, x)))), hist),
+    more));
+  loadGames();
+}
+
+async function leaderboard(root) {
+  const body = h('tbody', {});
+  root.replaceChildren(h('div', {}, h('h1', {}, t('nav_leaderboard')),
+    h('table', { class: 'games' }, h('thead', {}, h('tr', {}, ['#', t('player'), t('level'), t('score'), t('rating'), t('games')].map((x) => h('th', { scope: 'col' }, x)))), body)));
+  try {
+    const { users } = await api('GET', '/api/leaderboard');
+    body.replaceChildren(...(users.length ? users.map((u, i) => h('tr', {},
+      h('td', {}, String(i + 1)), h('td', {}, h('a', { href: `#/u/${encodeURIComponent(u.name)}` }, u.name)),
+      h('td', {}, `${u.level} · ${levelName(u.level)}`), h('td', {}, String(u.score)), h('td', {}, String(Math.round(u.rating))), h('td', {}, String(u.games))))
+      : [h('tr', {}, h('td', { colspan: 6, class: 'empty' }, t('no_players')))]));
+  } catch (e) {
+    body.replaceChildren(h('tr', {}, h('td', { colspan: 6, class: 'error' }, errText(e))));
+  }
+}
+
+function loginScreen(root) {
+  const form = (kind) => {
+    const name = h('input', { id: `${kind}-name`, name: 'name', autocomplete: 'username', required: true, maxlength: 32 });
+    const pass = h('input', { id: `${kind}-pass`, name: 'password', type: 'password', autocomplete: kind === 'login' ? 'current-password' : 'new-password', required: true });
+    const err = h('p', { class: 'error', role: 'alert' });
+    return h('form', {
+      class: 'card auth', 'data-test': `${kind}-form`,
+      onsubmit: async (e) => {
+        e.preventDefault();
+        err.textContent = '';
+        try {
+          store.user = (await api('POST', `/api/${kind}`, { name: name.value.trim(), password: pass.value })).user;
+          socket.reconnect();
+          renderHeader();
+          toast(t('welcome_user', { name: store.user.name }));
+          location.hash = '#/';
+        } catch (ex) {
+          err.textContent = errText(ex);
+        }
+      },
+    }, h('h2', {}, t(kind)), h('label', { for: `${kind}-name` }, t('name')), name, h('label', { for: `${kind}-pass` }, t('password')), pass,
+    err, h('button', { type: 'submit', class: 'primary' }, t(kind)));
+  };
+  root.replaceChildren(h('div', { class: 'cards auth-cards' }, form('login'), form('register')),
+    h('p', { class: 'note' }, t('guest_note')));
+}
+
+// ---------- router ----------
+
+function route() {
+  if (cleanup) { cleanup(); cleanup = null; }
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const [path, query] = hash.split('?');
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const root = h('div', { class: 'view' });
+  main.replaceChildren(root);
+  renderHeader();
+  let c;
+  switch (parts[0]) {
+    case undefined: c = home(root); break;
+    case 'lobby': c = lobby(root); break;
+    case 'c': c = challenge(root, parts[1]); break;
+    case 'g': c = mountGame(root, parts[1], { socket, store }); break;
+    case 'watch': watchList(root); break;
+    case 'analysis': c = mountAnalysis(root, new URLSearchParams(query || '')); break;
+    case 'u': profile(root, parts[1]); break;
+    case 'leaderboard': leaderboard(root); break;
+    case 'login': loginScreen(root); break;
+    default: root.replaceChildren(h('p', {}, t('err_not_found')));
+  }
+  cleanup = typeof c === 'function' ? c : null;
+  const h1 = root.querySelector('h1');
+  document.title = `${h1 ? `${h1.textContent} · ` : ''}${t('app_name')}`;
+}
+
+socket.on((m) => {
+  if (m.t === 'welcome') {
+    if (m.user) store.user = m.user;
+    store.myLive = Array.isArray(m.games) ? m.games : [];
+    if (!location.hash || location.hash === '#/') route();
+    else renderHeader();
+  } else if (m.t === 'game' && m.game) {
+    store.games.set(m.game.id, m.game);
+    const onIt = location.hash === `#/g/${m.game.id}`;
+    if (!onIt && m.game.you && m.game.status === 'live' && expectingGame) {
+      expectingGame = false;
+      sound.play('start');
+      location.hash = `#/g/${m.game.id}`;
+    }
+  } else if (m.t === 'error') {
+    toast(errText(m), 'error');
+  }
+});
+socket.onState((s) => {
+  connState = s;
+  const el = document.querySelector('[data-test=conn]');
+  if (el) {
+    el.className = `conn ${s}`;
+    el.textContent = s === 'open' ? '' : t(`conn_${s}`);
+    el.title = t(`conn_${s}`);
+  }
+});
+onLangChange(() => route());
+window.addEventListener('hashchange', route);
+
+async function boot() {
+  document.documentElement.lang = lang();
+  try {
+    const [, presets, levels] = await Promise.all([
+      loadMe(),
+      api('GET', '/api/presets').catch(() => ({ presets: [] })),
+      api('GET', '/api/levels').catch(() => ({ levels: [] })),
+    ]);
+    store.presets = presets.presets || [];
+    store.levels = levels.levels || [];
+  } catch (e) {
+    toast(errText(e), 'error');
+  }
+  socket.connect();
+  route();
+  document.body.dataset.ready = '1';
+}
+
+boot();

@@ -1,0 +1,652 @@
+// The game screen (play, hotseat, watch, replay) and the analysis board.
+
+import { Board, animalChar, pieceHtml } from './board.js';
+import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen } from './jfen.js';
+import { t, lang } from './i18n.js';
+import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText } from './ui.js';
+import { api } from './net.js';
+import * as sound from './sound.js';
+
+const OTHER = { red: 'blue', blue: 'red' };
+
+/** SAN as shown to people: Chinese characters for the animal in the Chinese UIs. */
+export function displaySan(san) {
+  if (!san) return '';
+  if (san === '--') return t('pass_short');
+  if (lang() === 'en') return san;
+  const role = san[0];
+  if (!/[ELTPDWCR]/.test(role)) return san;
+  return animalChar(role) + san.slice(1).replace('x', '×');
+}
+
+/** The words for a result: `{title, reason}`. */
+export function resultText(result) {
+  if (!result) return { title: '', reason: '' };
+  let title;
+  if (result.reason === 'aborted') title = t('result_aborted');
+  else if (!result.winner) title = t('result_draw');
+  else title = t('result_wins', { side: t(result.winner) });
+  return { title, reason: t(`reason_${String(result.reason).replace('-', '_')}`) };
+}
+
+function playerName(p) {
+  if (!p) return '?';
+  if (p.ai_level) return t('ai_name', { level: p.ai_level });
+  return p.name;
+}
+
+/** Positions after each ply, rebuilt from the start position and the accepted moves. */
+function positionsOf(startFen, moves) {
+  let pos = parseJfen(startFen || START_JFEN);
+  const out = [pos];
+  for (const m of moves) {
+    pos = applyMove(pos, m.move);
+    out.push(pos);
+  }
+  return out;
+}
+
+/**
+ * Mounts the game screen for game `id` into `root`. `ctx` gives the socket and the shared store.
+ * Returns a cleanup function.
+ */
+export function mountGame(root, id, ctx) {
+  const { socket, store } = ctx;
+  let g = store.games.get(id) || null;
+  let positions = [];
+  let viewPly = null; // null = follow the live position
+  let clockBase = null;
+  let orientation = null;
+  let showRanks = localStorage.getItem('jungle.ranks') === '1';
+  let lastLowBeep = 0;
+  let rematchBy = null;
+  let analysisOn = false;
+  let ended = null;
+  let destroyed = false;
+
+  const boardEl = h('div', { class: 'board-host' });
+  const board = new Board(boardEl, { onMove: (m) => sendMove(m) });
+  const top = h('div', { class: 'player top' });
+  const bottom = h('div', { class: 'player bottom' });
+  const status = h('div', { class: 'status', 'data-test': 'status', role: 'status' });
+  const controls = h('div', { class: 'controls' });
+  const offerBar = h('div', { class: 'offer-bar', hidden: true });
+  const moveList = h('ol', { class: 'moves', 'aria-label': t('moves') });
+  const replayBar = h('div', { class: 'replay-bar', hidden: true });
+  const evalBox = h('div', { class: 'eval', hidden: true, 'aria-live': 'polite' });
+  const input = h('input', {
+    id: 'move-input', autocomplete: 'off', autocapitalize: 'off', spellcheck: false, placeholder: 'g3g4 / Rg4',
+  });
+  const inputForm = h('form', { class: 'move-form', onsubmit: (e) => { e.preventDefault(); typedMove(); } },
+    h('label', { for: 'move-input' }, t('type_move')), input, h('button', { type: 'submit' }, t('play_move')));
+
+  root.replaceChildren(h('div', { class: 'game-layout' },
+    h('section', { class: 'board-col', 'aria-label': t('board') }, top, boardEl, bottom, inputForm),
+    h('aside', { class: 'side-col' }, status, offerBar, controls, replayBar, evalBox,
+      h('h2', { class: 'sub' }, t('moves')), moveList)));
+
+  function myColor() {
+    return g && (g.you === 'red' || g.you === 'blue') ? g.you : null;
+  }
+  function isLive() {
+    return g && g.status === 'live';
+  }
+  function opponentIsAi() {
+    const me = myColor();
+    return Boolean(me && g[OTHER[me]] && g[OTHER[me]].ai_level);
+  }
+
+  function setGame(state) {
+    g = state;
+    store.games.set(id, g);
+    positions = positionsOf(g.start_fen, g.moves || []);
+    clockBase = g.clocks ? { ...g.clocks, at: performance.now() } : null;
+    if (orientation === null) orientation = g.you === 'blue' ? 'blue' : 'red';
+    if (g.status !== 'live') viewPly = viewPly === null ? positions.length - 1 : viewPly;
+    else viewPly = null;
+    render();
+  }
+
+  function currentPos() {
+    if (!positions.length) return null;
+    const i = viewPly === null ? positions.length - 1 : viewPly;
+    return positions[Math.max(0, Math.min(i, positions.length - 1))];
+  }
+
+  function sendMove(m) {
+    if (!isLive()) return;
+    socket.send({ t: 'move', game: id, ply: g.moves.length, move: m });
+  }
+
+  function typedMove() {
+    if (!isLive() || !board.canMove()) {
+      toast(t('not_your_turn'), 'error');
+      return;
+    }
+    const r = resolveTyped(input.value, positions[positions.length - 1], g.legal || []);
+    if (r.error) {
+      toast(t(r.error), 'error');
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    input.removeAttribute('aria-invalid');
+    input.value = '';
+    sendMove(r.move);
+  }
+
+  function clockNow() {
+    if (!clockBase) return null;
+    const el = performance.now() - clockBase.at;
+    const live = isLive() && clockBase.running;
+    const c = { red_ms: clockBase.red_ms, blue_ms: clockBase.blue_ms, move_ms: clockBase.move_ms, running: live ? clockBase.running : null };
+    if (live) {
+      c[`${clockBase.running}_ms`] = Math.max(0, c[`${clockBase.running}_ms`] - el);
+      if (c.move_ms != null) c.move_ms = Math.max(0, c.move_ms - el);
+    }
+    return c;
+  }
+
+  function playerBox(color) {
+    const p = g[color];
+    const c = clockNow();
+    const tc = g.tc || {};
+    const online = g.presence ? g.presence[color] : true;
+    const box = h('div', { class: `pinfo ${color}`, 'data-color': color },
+      h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
+      h('span', { class: 'pname' },
+        p && !p.ai_level && !p.guest ? h('a', { href: `#/u/${encodeURIComponent(p.name)}` }, playerName(p)) : playerName(p)),
+      p && !p.ai_level ? h('span', { class: 'prating' }, p.level ? t('level_n', { n: p.level }) : '', p.rating ? ` · ${Math.round(p.rating)}` : '') : null,
+      p && !p.ai_level && isLive() ? h('span', {
+        class: `presence ${online ? 'on' : 'off'}`, 'data-test': `presence-${color}`, title: online ? t('online') : t('offline'),
+      }, online ? t('online') : t('offline')) : null,
+      g.you === color ? h('span', { class: 'you-tag' }, t('you')) : null);
+    const captured = h('div', { class: 'captured', 'aria-label': t('captured_by', { side: t(color) }) });
+    const pos = currentPos();
+    if (pos) {
+      for (const role of capturedPieces(pos)[OTHER[color]]) {
+        captured.insertAdjacentHTML('beforeend', pieceHtml({ color: OTHER[color], role }, false));
+      }
+    }
+    const clocks = h('div', { class: 'clocks' });
+    if (c) {
+      const low = (ms) => ms < 10000;
+      if (tc.clock_s) {
+        const ms = c[`${color}_ms`];
+        clocks.append(h('span', {
+          class: `clock ${c.running === color ? 'running' : ''} ${low(ms) ? 'low' : ''}`, 'data-test': `clock-${color}`, 'aria-label': t('clock_of', { side: t(color) }),
+        }, fmtClock(ms)));
+      }
+      if (tc.move_s && c.running === color && c.move_ms != null) {
+        clocks.append(h('span', { class: `movetime ${low(c.move_ms) ? 'low' : ''}`, 'data-test': `movetime-${color}`, title: t('move_timer') },
+          `${t('move_timer')} ${fmtClock(c.move_ms)}`));
+      }
+      if (tc.move_s) {
+        const n = g.timeouts ? g.timeouts[color] || 0 : 0;
+        clocks.append(h('span', { class: `timeouts ${n ? 'some' : ''}`, 'data-test': `timeouts-${color}` }, t('timeouts_n', { n })));
+      }
+    }
+    return [box, clocks, captured];
+  }
+
+  function renderPlayers() {
+    if (!g) return;
+    const bottomColor = orientation;
+    bottom.replaceChildren(...playerBox(bottomColor));
+    top.replaceChildren(...playerBox(OTHER[bottomColor]));
+  }
+
+  function tickClocks() {
+    if (destroyed || !g) return;
+    renderPlayers();
+    const c = clockNow();
+    const me = myColor() || (g.you === 'both' && c ? c.running : null);
+    if (c && c.running && me === c.running && !sound.isMuted()) {
+      const left = Math.min(g.tc && g.tc.clock_s ? c[`${me}_ms`] : Infinity, g.tc && g.tc.move_s ? c.move_ms : Infinity);
+      if (left < 10000 && performance.now() - lastLowBeep > 1000) {
+        lastLowBeep = performance.now();
+        sound.play('low');
+      }
+    }
+  }
+
+  function statusText() {
+    if (!g) return t('loading');
+    if (g.status !== 'live') {
+      const r = resultText(g.result);
+      return `${r.title} — ${r.reason}`;
+    }
+    const me = myColor();
+    if (g.you === 'both') return t('turn_of', { side: t(g.turn) });
+    if (!me) return t('watching_turn', { side: t(g.turn) });
+    return g.turn === me ? t('your_turn') : t('their_turn');
+  }
+
+  function btn(label, onclick, test, extra = {}) {
+    return h('button', { type: 'button', onclick, 'data-test': test, ...extra }, label);
+  }
+
+  function renderControls() {
+    const me = myColor();
+    const live = isLive();
+    const n = g ? g.moves.length : 0;
+    const items = [
+      btn(t('flip'), () => { orientation = OTHER[orientation]; render(); }, 'flip'),
+      btn(showRanks ? t('hide_ranks') : t('show_ranks'), () => {
+        showRanks = !showRanks;
+        localStorage.setItem('jungle.ranks', showRanks ? '1' : '0');
+        render();
+      }, 'ranks', { 'aria-pressed': String(showRanks) }),
+    ];
+    if (live && g.you) {
+      if (n < 2) items.push(btn(t('abort'), async () => {
+        if (await confirmDialog(t('abort'), t('confirm_abort'))) socket.send({ t: 'abort', game: id });
+      }, 'abort'));
+      items.push(btn(t('resign'), async () => {
+        if (await confirmDialog(t('resign'), t('confirm_resign'))) socket.send({ t: 'resign', game: id });
+      }, 'resign'));
+      if (me && !opponentIsAi()) {
+        items.push(btn(g.draw_offer === me ? t('draw_offered_wait') : t('offer_draw'),
+          () => socket.send({ t: 'draw_offer', game: id }), 'draw-offer', { disabled: g.draw_offer === me }));
+      }
+      if (me && opponentIsAi() && n > 0) items.push(btn(t('takeback'), () => socket.send({ t: 'takeback', game: id }), 'takeback'));
+    }
+    if (g && !live && g.you && g.status === 'finished') {
+      items.push(btn(rematchBy && rematchBy !== g.you ? t('accept_rematch') : t('rematch'),
+        () => { socket.send({ t: 'rematch', game: id }); toast(t('rematch_sent')); }, 'rematch'));
+    }
+    if (g) {
+      items.push(btn(t('copy_fen'), () => copyText(printJfen(currentPos()), t('position_jfen')), 'copy-fen'));
+      items.push(btn(t('copy_record'), async () => {
+        try {
+          copyText(await api('GET', `/api/games/${encodeURIComponent(id)}/record`), t('game_record'));
+        } catch (e) {
+          toast(t('err_generic', { msg: e.message }), 'error');
+        }
+      }, 'copy-record'));
+      if (!live) items.push(btn(t('analysis'), () => { analysisOn = !analysisOn; render(); }, 'analysis', { 'aria-pressed': String(analysisOn) }));
+    }
+    controls.replaceChildren(...items);
+  }
+
+  function renderOffer() {
+    const me = myColor();
+    if (g && isLive() && me && g.draw_offer && g.draw_offer !== me) {
+      offerBar.hidden = false;
+      offerBar.replaceChildren(h('span', {}, t('draw_offered_by', { side: t(g.draw_offer) })),
+        btn(t('accept'), () => socket.send({ t: 'draw_accept', game: id }), 'draw-accept', { class: 'primary' }),
+        btn(t('decline'), () => socket.send({ t: 'draw_decline', game: id }), 'draw-decline'));
+    } else if (g && !isLive() && rematchBy && g.you && rematchBy !== g.you) {
+      offerBar.hidden = false;
+      offerBar.replaceChildren(h('span', {}, t('rematch_offered')),
+        btn(t('accept_rematch'), () => socket.send({ t: 'rematch', game: id }), 'rematch-accept', { class: 'primary' }));
+    } else {
+      offerBar.hidden = true;
+      offerBar.replaceChildren();
+    }
+  }
+
+  function renderMoves() {
+    const items = [];
+    const moves = g ? g.moves : [];
+    const startTurn = positions[0] ? positions[0].turn : 'red';
+    const startNo = positions[0] ? positions[0].fullmove : 1;
+    const shown = viewPly === null ? moves.length : viewPly;
+    let li = null;
+    moves.forEach((m, i) => {
+      const color = (i % 2 === 0) === (startTurn === 'red') ? 'red' : 'blue';
+      if (!li || color === 'red') {
+        const no = startNo + Math.floor((i + (startTurn === 'blue' ? 1 : 0)) / 2);
+        li = h('li', { value: no }, h('span', { class: 'mno', 'aria-hidden': 'true' }, `${no}.`));
+        if (color === 'blue') li.append(h('span', { class: 'mv empty' }, '…'));
+        items.push(li);
+      }
+      li.append(h('button', {
+        type: 'button', class: `mv ${color} ${i + 1 === shown ? 'current' : ''}`, 'data-ply': String(i),
+        'aria-label': `${t(color)} ${displaySan(m.san)}`,
+        onclick: () => { if (!isLive()) { viewPly = i + 1; render(); } },
+      }, displaySan(m.san)));
+    });
+    moveList.replaceChildren(...items);
+    const cur = moveList.querySelector('.current');
+    if (cur) cur.scrollIntoView({ block: 'nearest' });
+    else moveList.scrollTop = moveList.scrollHeight;
+  }
+
+  function renderReplayBar() {
+    if (!g || isLive()) {
+      replayBar.hidden = true;
+      return;
+    }
+    replayBar.hidden = false;
+    const last = positions.length - 1;
+    const go = (p) => { viewPly = Math.max(0, Math.min(last, p)); render(); };
+    replayBar.replaceChildren(
+      btn('⏮', () => go(0), 'first', { 'aria-label': t('first_move') }),
+      btn('◀', () => go(viewPly - 1), 'prev', { 'aria-label': t('prev_move') }),
+      h('span', { class: 'ply', 'data-test': 'ply' }, t('ply_of', { n: viewPly, total: last })),
+      btn('▶', () => go(viewPly + 1), 'next', { 'aria-label': t('next_move') }),
+      btn('⏭', () => go(last), 'last', { 'aria-label': t('last_move') }),
+    );
+  }
+
+  let analysisSeq = 0;
+  async function renderAnalysis() {
+    if (!analysisOn || !g || isLive()) {
+      evalBox.hidden = true;
+      return;
+    }
+    evalBox.hidden = false;
+    const seq = ++analysisSeq;
+    const ply = viewPly;
+    evalBox.replaceChildren(h('span', {}, t('thinking')));
+    try {
+      const r = await api('POST', '/api/analyze', {
+        fen: g.start_fen || START_JFEN, moves: g.moves.slice(0, ply).map((m) => m.move), rules: g.rules || undefined, ms: 800,
+      });
+      if (seq !== analysisSeq) return;
+      evalBox.replaceChildren(...evalView(r, positions[ply]));
+    } catch (e) {
+      if (seq !== analysisSeq) return;
+      evalBox.replaceChildren(h('span', { class: 'error' }, t('err_generic', { msg: e.message })));
+    }
+  }
+
+  function render() {
+    if (destroyed) return;
+    if (!g) {
+      status.textContent = t('loading');
+      return;
+    }
+    const pos = currentPos();
+    const followLive = viewPly === null || !isLive();
+    const lastIdx = (viewPly === null ? g.moves.length : viewPly) - 1;
+    board.set({
+      pos,
+      legal: isLive() && followLive ? g.legal || [] : [],
+      movable: isLive() ? (g.you === 'both' ? 'both' : myColor()) : null,
+      orientation,
+      lastMove: lastIdx >= 0 ? g.moves[lastIdx].move : null,
+      showRanks,
+    });
+    status.textContent = statusText();
+    status.classList.toggle('over', !isLive());
+    inputForm.hidden = !(isLive() && g.you);
+    renderPlayers();
+    renderControls();
+    renderOffer();
+    renderMoves();
+    renderReplayBar();
+    renderAnalysis();
+  }
+
+  function showEnding(result, changes) {
+    const r = resultText(result);
+    const me = myColor();
+    const body = h('div', { class: 'ending' }, h('p', { class: 'reason', 'data-test': 'end-reason' }, r.reason));
+    if (me && result.winner) body.prepend(h('p', { class: `verdict ${result.winner === me ? 'win' : 'loss'}` }, result.winner === me ? t('you_won') : t('you_lost')));
+    const seats = me ? [me] : ['red', 'blue'];
+    for (const c of seats) {
+      const ch = changes && changes[c];
+      if (!ch) continue;
+      const row = (label, a, b) => (a === undefined || a === null ? null
+        : h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, String(Math.round(a))), h('td', {}, '→'), h('td', {}, String(Math.round(b))),
+          h('td', { class: b > a ? 'up' : b < a ? 'down' : '' }, b === a ? '±0' : `${b > a ? '+' : ''}${Math.round(b - a)}`)));
+      body.append(h('table', { class: 'changes', 'data-test': `changes-${c}` },
+        h('caption', {}, seats.length > 1 ? t(c) : t('your_changes')),
+        h('tbody', {}, row(t('score'), ch.score_before, ch.score_after), row(t('level'), ch.level_before, ch.level_after),
+          row(t('coins'), ch.coins_before, ch.coins_after), row(t('rating'), ch.rating_before, ch.rating_after))));
+    }
+    const buttons = [{ label: t('close'), value: 'close', primary: true }];
+    if (g && g.you) buttons.unshift({ label: t('rematch'), value: 'rematch' });
+    if (g && g.you) buttons.unshift({ label: t('new_game'), value: 'new' });
+    modal(r.title, body, buttons).then((v) => {
+      if (v === 'rematch') socket.send({ t: 'rematch', game: id });
+      if (v === 'new') location.hash = '#/';
+    });
+  }
+
+  function onMessage(msg) {
+    if (msg.t === 'welcome') {
+      socket.send({ t: 'watch', game: id });
+      return;
+    }
+    if (msg.game !== id && !(msg.t === 'game' && msg.game && msg.game.id === id)) {
+      if (msg.t === 'game' && msg.game && msg.game.you && msg.game.status === 'live' && rematchBy !== undefined && g && g.status !== 'live') {
+        // A rematch (or any new own game) started: follow it.
+        location.hash = `#/g/${msg.game.id}`;
+      }
+      return;
+    }
+    switch (msg.t) {
+      case 'game':
+        setGame(msg.game);
+        break;
+      case 'moved': {
+        if (!g) return;
+        if (msg.ply < g.moves.length) return;
+        if (msg.ply > g.moves.length) {
+          socket.send({ t: 'watch', game: id });
+          return;
+        }
+        const before = positions[positions.length - 1];
+        g.moves.push({ move: msg.move, san: msg.san });
+        positions.push(msg.fen ? { ...parseJfen(msg.fen), captured: before.board.get(msg.move.slice(2, 4)) || null } : applyMove(before, msg.move));
+        g.fen = msg.fen;
+        g.legal = msg.legal || [];
+        g.turn = positions[positions.length - 1].turn;
+        g.ply = g.moves.length;
+        g.draw_offer = null;
+        if (msg.timeouts) g.timeouts = msg.timeouts;
+        if (msg.clocks) {
+          g.clocks = msg.clocks;
+          clockBase = { ...msg.clocks, at: performance.now() };
+        }
+        const captured = msg.move !== '--' && before.board.get(msg.move.slice(2, 4));
+        sound.play(captured ? 'capture' : 'move');
+        const mover = before.turn;
+        announce(msg.move === '--' ? t('announce_pass', { side: t(mover) })
+          : t('announce_move', { side: t(mover), san: displaySan(msg.san), from: msg.move.slice(0, 2), to: msg.move.slice(2, 4) }));
+        render();
+        break;
+      }
+      case 'draw_offered':
+        if (!g) return;
+        g.draw_offer = msg.by;
+        if (msg.by !== myColor()) {
+          toast(t('draw_offered_by', { side: t(msg.by) }));
+          announce(t('draw_offered_by', { side: t(msg.by) }));
+        }
+        render();
+        break;
+      case 'draw_declined':
+        if (!g) return;
+        g.draw_offer = null;
+        toast(t('draw_declined'));
+        render();
+        break;
+      case 'presence':
+        if (!g) return;
+        g.presence = { red: msg.red, blue: msg.blue };
+        render();
+        break;
+      case 'ended':
+        if (!g) return;
+        g.status = 'finished';
+        g.result = msg.result;
+        g.legal = [];
+        if (clockBase) clockBase = { ...clockNow(), running: null, at: performance.now() };
+        viewPly = positions.length - 1;
+        ended = msg;
+        sound.play('end');
+        announce(`${resultText(msg.result).title}. ${resultText(msg.result).reason}`);
+        render();
+        showEnding(msg.result, msg.changes);
+        break;
+      case 'rematch_offered':
+        rematchBy = msg.by;
+        if (g && msg.by !== g.you) toast(t('rematch_offered'));
+        render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  function onKey(e) {
+    if (!g || isLive() || e.target.closest('input, textarea, select, dialog')) return;
+    const last = positions.length - 1;
+    const map = { ArrowLeft: viewPly - 1, ArrowRight: viewPly + 1, Home: 0, End: last };
+    if (e.key in map && !e.target.closest('.board')) {
+      e.preventDefault();
+      viewPly = Math.max(0, Math.min(last, map[e.key]));
+      render();
+    }
+  }
+
+  const offMsg = socket.on(onMessage);
+  const timer = setInterval(tickClocks, 100);
+  document.addEventListener('keydown', onKey);
+  render();
+
+  // Load the game: the socket for live games (state now and every update), HTTP as well so
+  // finished games and spectators get a state even before the socket answers.
+  socket.send({ t: 'watch', game: id });
+  api('GET', `/api/games/${encodeURIComponent(id)}`).then((r) => {
+    if (!destroyed && r && r.game && (!g || (r.game.status !== 'live' && g.status === 'live' && !ended) || !g.moves)) {
+      setGame(r.game);
+    }
+  }).catch((e) => {
+    if (!destroyed && !g) status.textContent = e.status === 404 ? t('err_not_found') : t('err_generic', { msg: e.message });
+  });
+
+  return () => {
+    destroyed = true;
+    offMsg();
+    clearInterval(timer);
+    document.removeEventListener('keydown', onKey);
+    if (g && !g.you) socket.send({ t: 'unwatch', game: id });
+  };
+}
+
+/** The evaluation, depth and best line of an analysis answer, as elements. */
+function evalView(r, pos) {
+  const score = r.score || {};
+  let text;
+  if (score.den !== undefined && score.den !== null) text = t('eval_den', { n: Math.abs(score.den), side: t(score.den > 0 ? pos.turn : OTHER[pos.turn]) });
+  else text = `${score.cp > 0 ? '+' : ''}${((score.cp || 0) / 100).toFixed(2)}`;
+  let p = pos;
+  const line = (r.pv || []).map((m) => {
+    const piece = m !== '--' ? p.board.get(m.slice(0, 2)) : null;
+    p = applyMove(p, m);
+    return piece ? `${animalChar(piece.role)}${m.slice(0, 2)}-${m.slice(2)}` : t('pass_short');
+  });
+  return [
+    h('div', { class: 'eval-score', 'data-test': 'eval' }, `${t('evaluation')}: ${text}`,
+      h('small', {}, ` (${t('eval_for', { side: t(pos.turn) })}, ${t('depth_n', { n: r.depth || 0 })})`)),
+    h('div', { class: 'pv', 'data-test': 'pv' }, `${t('best_line')}: ${line.join(' ') || '—'}`),
+  ];
+}
+
+/**
+ * The free analysis board (`#/analysis`): set up a position by JFEN, move animals (each move is
+ * checked by the server's analysis endpoint), see the evaluation and the best line.
+ */
+export function mountAnalysis(root, params) {
+  let startFen = params.get('fen') || START_JFEN;
+  let moves = [];
+  let positions = [];
+  let seq = 0;
+  const boardEl = h('div', { class: 'board-host' });
+  const board = new Board(boardEl, {});
+  const evalBox = h('div', { class: 'eval', 'aria-live': 'polite' });
+  const fenInput = h('input', { id: 'fen-input', value: startFen, spellcheck: false, autocomplete: 'off' });
+  const moveInput = h('input', { id: 'an-move', spellcheck: false, autocomplete: 'off', placeholder: 'g3g4 / Rg4' });
+  const list = h('ol', { class: 'moves' });
+
+  function reset(fen) {
+    try {
+      positions = [parseJfen(fen)];
+      startFen = fen;
+      moves = [];
+      run();
+    } catch (e) {
+      toast(`${t('bad_fen')}: ${e.message}`, 'error');
+    }
+  }
+
+  async function tryMove(m) {
+    const next = [...moves, m];
+    try {
+      await api('POST', '/api/analyze', { fen: startFen, moves: next, ms: 50 });
+    } catch (e) {
+      toast(e.code === 'illegal_move' || e.status === 400 ? `${t('move_illegal')} (${e.message})` : t('err_generic', { msg: e.message }), 'error');
+      return;
+    }
+    moves = next;
+    positions.push(applyMove(positions[positions.length - 1], m));
+    run();
+  }
+
+  // Without a legal-move list the analysis board lets any animal of the side to move be picked
+  // and any square be chosen; the server then accepts or refuses the move.
+  board.destinations = (sq) => {
+    const pos = positions[positions.length - 1];
+    const p = pos && pos.board.get(sq);
+    if (!p || p.color !== pos.turn) return [];
+    const out = [];
+    for (let f = 0; f < 7; f++) for (let r = 1; r <= 9; r++) {
+      const to = 'abcdefg'[f] + r;
+      if (to !== sq) out.push(to);
+    }
+    return out;
+  };
+  board.canMove = () => true;
+  board.noHints = true;
+  board.onMove = (m) => tryMove(m);
+
+  async function run() {
+    const pos = positions[positions.length - 1];
+    board.set({ pos, legal: [], movable: pos.turn, orientation: 'red', lastMove: moves[moves.length - 1] || null });
+    board.grid.querySelectorAll('.sq.movable').forEach((b) => b.classList.remove('movable'));
+    list.replaceChildren(...moves.map((m) => h('li', {}, m)));
+    fenInput.value = printJfen(pos);
+    const my = ++seq;
+    evalBox.replaceChildren(h('span', {}, t('thinking')));
+    try {
+      const r = await api('POST', '/api/analyze', { fen: startFen, moves, ms: 1000 });
+      if (my === seq) evalBox.replaceChildren(...evalView(r, pos));
+    } catch (e) {
+      if (my === seq) evalBox.replaceChildren(h('span', { class: 'error' }, t('err_generic', { msg: e.message })));
+    }
+  }
+
+  root.replaceChildren(h('div', { class: 'game-layout' },
+    h('section', { class: 'board-col', 'aria-label': t('board') }, boardEl,
+      h('form', { class: 'move-form', onsubmit: (e) => {
+        e.preventDefault();
+        const pos = positions[positions.length - 1];
+        const text = moveInput.value.trim();
+        let m = /^[a-g][1-9][a-g][1-9]$/i.test(text) ? text.toLowerCase() : null;
+        if (!m) {
+          const all = [];
+          for (const [sq, p] of pos.board) if (p.color === pos.turn) for (const to of board.destinations(sq)) all.push(sq + to);
+          const r = resolveTyped(text, pos, all);
+          if (r.error) { toast(t(r.error), 'error'); return; }
+          m = r.move;
+        }
+        moveInput.value = '';
+        tryMove(m);
+      } }, h('label', { for: 'an-move' }, t('type_move')), moveInput, h('button', { type: 'submit' }, t('play_move')))),
+    h('aside', { class: 'side-col' },
+      h('h1', {}, t('analysis_board')),
+      evalBox,
+      h('div', { class: 'controls' },
+        h('button', { type: 'button', onclick: () => { if (moves.length) { moves.pop(); positions.pop(); run(); } } }, t('undo')),
+        h('button', { type: 'button', onclick: () => reset(START_JFEN) }, t('start_position')),
+        h('button', { type: 'button', onclick: () => copyText(fenInput.value, t('position_jfen')) }, t('copy_fen'))),
+      h('form', { class: 'fen-form', onsubmit: (e) => { e.preventDefault(); reset(fenInput.value.trim()); } },
+        h('label', { for: 'fen-input' }, t('position_jfen')), fenInput, h('button', { type: 'submit' }, t('load'))),
+      h('h2', { class: 'sub' }, t('moves')), list)));
+  reset(startFen);
+  return () => { seq = -1; };
+}

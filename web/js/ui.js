@@ -1,0 +1,111 @@
+// Small DOM helpers shared by the views: element builder, toasts, confirmations, the live region.
+
+import { t } from './i18n.js';
+
+/**
+ * Builds an element: h('button', {class: 'x', onclick: fn}, 'text', child).
+ * Attribute values false/null/undefined are skipped; `on*` functions become listeners.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'html') el.innerHTML = v;
+    else if (k in el && typeof v !== 'string') el[k] = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** Shows a short message at the bottom of the screen. */
+export function toast(text, kind = 'info') {
+  const box = document.getElementById('toasts');
+  const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+  box.append(el);
+  setTimeout(() => el.remove(), 4000);
+}
+
+/** Says something to screen readers through the polite live region. */
+export function announce(text) {
+  const live = document.getElementById('live');
+  live.textContent = '';
+  requestAnimationFrame(() => { live.textContent = text; });
+}
+
+/**
+ * A modal dialog with a title, body and buttons; resolves with the value of the button pressed
+ * (Escape resolves with null). Focus is kept inside and returned afterwards.
+ */
+export function modal(title, body, buttons) {
+  return new Promise((resolve) => {
+    const prev = document.activeElement;
+    const dlg = h('dialog', { class: 'modal', 'aria-labelledby': 'modal-title' });
+    const close = (v) => {
+      dlg.close();
+      dlg.remove();
+      if (prev && prev.focus) prev.focus();
+      resolve(v);
+    };
+    dlg.append(
+      h('h2', { id: 'modal-title' }, title),
+      body instanceof Node ? body : h('p', {}, body || ''),
+      h('div', { class: 'modal-buttons' },
+        buttons.map((b) => h('button', {
+          type: 'button', class: b.primary ? 'primary' : '', 'data-value': String(b.value), onclick: () => close(b.value),
+        }, b.label))),
+    );
+    dlg.addEventListener('cancel', (e) => { e.preventDefault(); close(null); });
+    document.body.append(dlg);
+    dlg.showModal();
+    const primary = dlg.querySelector('button.primary') || dlg.querySelector('button');
+    if (primary) primary.focus();
+  });
+}
+
+/** Asks a yes/no question; resolves true when confirmed. */
+export async function confirmDialog(title, text) {
+  const v = await modal(title, text, [
+    { label: t('cancel'), value: false },
+    { label: t('confirm'), value: true, primary: true },
+  ]);
+  return v === true;
+}
+
+/** Formats milliseconds as m:ss, or m:ss.t under 10 seconds. */
+export function fmtClock(ms) {
+  const v = Math.max(0, ms);
+  if (v < 10000) return `0:0${(v / 1000).toFixed(1)}`.replace(/^0:0(\d\d)/, '0:$1');
+  const s = Math.ceil(v / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** Formats a time control object as "10+0 · 60s" in the current language. */
+export function fmtTc(tc) {
+  if (!tc) return t('tc_none');
+  const parts = [];
+  if (tc.clock_s) parts.push(`${Math.round(tc.clock_s / 60 * 10) / 10}+${tc.inc_s || 0}`);
+  if (tc.move_s) parts.push(t('tc_per_move', { s: tc.move_s }));
+  return parts.length ? parts.join(' · ') : t('tc_unlimited');
+}
+
+/** Copies text to the clipboard; falls back to a selectable dialog. */
+export async function copyText(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(t('copied', { what }));
+  } catch {
+    const ta = h('textarea', { class: 'copy-box', readonly: true, rows: 6, 'aria-label': what }, text);
+    const p = modal(what, ta, [{ label: t('close'), value: true, primary: true }]);
+    ta.select();
+    await p;
+  }
+}
