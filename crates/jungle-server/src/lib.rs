@@ -1,1 +1,139 @@
 //! Online Jungle: the game server, accounts, lobby, clocks, scores and storage.
+//!
+//! [`app`] builds the router (HTTP JSON API under `/api`, the WebSocket at `/ws`, the embedded
+//! web client everywhere else); [`serve`] runs it with a database and graceful shutdown. Each live
+//! game is an actor ([`game`]); the [`hub`] holds what is shared between games. The wire format
+//! is documented in `doc/protocol.md` (Server API).
+
+pub mod accounts;
+pub mod ai;
+pub mod clock;
+pub mod error;
+pub mod game;
+pub mod games_api;
+pub mod hub;
+pub mod ids;
+pub mod limits;
+pub mod loadtest;
+pub mod meta;
+pub mod scoring;
+pub mod store;
+pub mod web;
+pub mod wire;
+pub mod ws;
+
+use axum::Router;
+use clock::SharedClock;
+use hub::{Hub, ServerConfig};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use store::Store;
+
+pub use error::ApiError;
+pub use ids::{GameId, SeekId, UserId};
+
+/// What every request handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    /// The hub (store, games, lobby).
+    pub hub: Hub,
+    /// Per-address limits.
+    pub limits: Arc<limits::AddrLimits>,
+}
+
+impl AppState {
+    /// A state over a hub.
+    pub fn new(hub: Hub) -> AppState {
+        let per_min = hub.config().auth_per_ip_per_min;
+        let clock = hub.clock();
+        AppState {
+            hub,
+            limits: Arc::new(limits::AddrLimits::new(per_min, clock)),
+        }
+    }
+}
+
+/// The whole server as one router.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .merge(accounts::router())
+        .merge(games_api::router())
+        .merge(meta::router())
+        .merge(ws::router())
+        .merge(web::router())
+        .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
+        .with_state(state)
+}
+
+/// How to run the server (the flags of `jungle serve`).
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Address to listen on.
+    pub listen: SocketAddr,
+    /// Data directory (created if missing; holds the SQLite database by default).
+    pub data_dir: PathBuf,
+    /// Database URL; default `sqlite://<data-dir>/jungle.db`.
+    pub database_url: Option<String>,
+    /// A JSON file with the level table (see `scoring::Level`).
+    pub levels_file: Option<PathBuf>,
+    /// Server tunables.
+    pub config: ServerConfig,
+}
+
+/// The database URL to use: the given one, or SQLite in the data directory.
+pub fn database_url(opts: &ServeOptions) -> std::io::Result<String> {
+    std::fs::create_dir_all(&opts.data_dir)?;
+    Ok(match &opts.database_url {
+        Some(u) => u.clone(),
+        None => format!(
+            "sqlite://{}?mode=rwc",
+            opts.data_dir.join("jungle.db").display()
+        ),
+    })
+}
+
+/// Connects the store, resumes live games and builds the state.
+pub async fn build_state(
+    opts: &ServeOptions,
+    clock: SharedClock,
+) -> Result<AppState, Box<dyn std::error::Error + Send + Sync>> {
+    let levels = match &opts.levels_file {
+        None => scoring::LevelTable::default(),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let rows: Vec<scoring::Level> = serde_json::from_str(&text)
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            scoring::LevelTable::new(rows).map_err(|e| format!("{}: {e}", p.display()))?
+        }
+    };
+    let url = database_url(opts)?;
+    let store = Store::connect(&url, Arc::new(levels)).await?;
+    let hub = Hub::new(store, clock, opts.config.clone());
+    let resumed = hub.resume_all().await?;
+    if resumed > 0 {
+        tracing::info!(resumed, "resumed live games");
+    }
+    Ok(AppState::new(hub))
+}
+
+/// Runs the server until Ctrl-C: prints the URL to open once it listens.
+pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let state = build_state(&opts, Arc::new(clock::SystemClock)).await?;
+    let listener = tokio::net::TcpListener::bind(opts.listen).await?;
+    let addr = listener.local_addr()?;
+    println!("Jungle is running: open http://{addr}/");
+    let store = state.hub.store().clone();
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+    })
+    .await?;
+    store.close().await;
+    Ok(())
+}

@@ -1,0 +1,281 @@
+//! Accounts: guests, registration, login, sessions (HttpOnly SameSite cookies), profiles,
+//! histories and the leaderboard.
+
+use crate::error::ApiError;
+use crate::games_api::summary;
+use crate::ids::random_token;
+use crate::limits::ClientIp;
+use crate::store::User;
+use crate::AppState;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use axum::extract::{Path, Query, State};
+use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "jungle_session";
+
+/// The routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/guest", post(guest))
+        .route("/api/register", post(register))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/logout-all", post(logout_all))
+        .route("/api/me", get(me))
+        .route("/api/users/{name}", get(user))
+        .route("/api/users/{name}/games", get(user_games))
+        .route("/api/leaderboard", get(leaderboard))
+}
+
+/// The session token of a request's cookie, if any.
+pub fn session_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == SESSION_COOKIE)
+        .map(|(_, v)| v.to_string())
+        .filter(|v| !v.is_empty() && v.len() <= 64)
+}
+
+/// The account of a request's session, or 401.
+pub async fn session_user(state: &AppState, headers: &HeaderMap) -> Result<User, ApiError> {
+    let token = session_token(headers).ok_or(ApiError::Unauthorized)?;
+    state
+        .hub
+        .store()
+        .session_user(&token)
+        .await?
+        .ok_or(ApiError::Unauthorized)
+}
+
+fn cookie(state: &AppState, token: &str, max_age: i64) -> HeaderValue {
+    let secure = if state.hub.config().secure_cookies {
+        "; Secure"
+    } else {
+        ""
+    };
+    let v = format!(
+        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
+    );
+    HeaderValue::from_str(&v).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+async fn start_session(state: &AppState, user: User) -> Result<Response, ApiError> {
+    let token = random_token(40);
+    let now = state.hub.clock().now_ms();
+    state.hub.store().create_session(&token, &user.id, now).await?;
+    let mut resp = Json(json!({ "user": user })).into_response();
+    resp.headers_mut()
+        .insert(SET_COOKIE, cookie(state, &token, 365 * 24 * 3600));
+    Ok(resp)
+}
+
+async fn guest(State(state): State<AppState>, ClientIp(ip): ClientIp) -> Result<Response, ApiError> {
+    if !state.limits.allow_auth(ip) {
+        return Err(ApiError::RateLimited);
+    }
+    let now = state.hub.clock().now_ms();
+    // A few tries in the unlikely case the generated name is taken.
+    for _ in 0..5 {
+        let name = format!("Guest-{}", rand::random::<u32>() % 900_000 + 100_000);
+        match state.hub.store().create_user(&name, None, now).await {
+            Ok(u) => return start_session(&state, u).await,
+            Err(crate::store::StoreError::NameTaken) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(ApiError::Internal("no free guest name".into()))
+}
+
+/// `{"name","password"}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// Login name.
+    pub name: String,
+    /// Password.
+    pub password: String,
+}
+
+/// Checks a new account name: 3–20 letters (any script), digits, `_` or `-`, not `Guest-…`.
+pub fn validate_name(name: &str) -> Result<(), ApiError> {
+    let n = name.chars().count();
+    if !(3..=20).contains(&n) {
+        return Err(ApiError::BadRequest("a name has 3 to 20 characters".into()));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(ApiError::BadRequest(
+            "a name may hold only letters, digits, `_` and `-`".into(),
+        ));
+    }
+    if name.to_lowercase().starts_with("guest") {
+        return Err(ApiError::BadRequest("that name is reserved".into()));
+    }
+    Ok(())
+}
+
+fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("bad JSON: {e}")))
+}
+
+async fn hash_password(password: String) -> Result<String, ApiError> {
+    tokio::task::spawn_blocking(move || {
+        let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| ApiError::Internal(format!("argon2: {e}")))
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.to_string()))?
+}
+
+async fn verify_password(password: String, hash: String) -> bool {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash)
+            .map(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+            .unwrap_or(false)
+    })
+    .await
+    .unwrap_or(false)
+}
+
+async fn register(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    if !state.limits.allow_auth(ip) {
+        return Err(ApiError::RateLimited);
+    }
+    let c: Credentials = json_body(&body)?;
+    validate_name(&c.name)?;
+    let len = c.password.chars().count();
+    if !(8..=128).contains(&len) {
+        return Err(ApiError::BadRequest("a password has 8 to 128 characters".into()));
+    }
+    let hash = hash_password(c.password).await?;
+    let now = state.hub.clock().now_ms();
+    // A guest registering keeps its id, and so its history.
+    if let Ok(current) = session_user(&state, &headers).await {
+        if current.guest {
+            let user = state.hub.store().register_guest(&current.id, &c.name, &hash).await?;
+            return Ok(Json(json!({ "user": user })).into_response());
+        }
+    }
+    let user = state.hub.store().create_user(&c.name, Some(&hash), now).await?;
+    start_session(&state, user).await
+}
+
+async fn login(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    if !state.limits.allow_auth(ip) {
+        return Err(ApiError::RateLimited);
+    }
+    let c: Credentials = json_body(&body)?;
+    let found = state.hub.store().login_lookup(&c.name).await?;
+    let Some((user, Some(hash))) = found else {
+        // Spend the same time as a real check, so names cannot be probed by timing.
+        let _ = verify_password(c.password, DUMMY_HASH.into()).await;
+        return Err(ApiError::BadLogin);
+    };
+    if !verify_password(c.password, hash).await {
+        return Err(ApiError::BadLogin);
+    }
+    start_session(&state, user).await
+}
+
+const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$9sTbSlTio3Biev89thdrlKKiCaYsjjYVJxGAL3swxpQ";
+
+fn clear_cookie(state: &AppState) -> Response {
+    let mut resp = Json(json!({})).into_response();
+    resp.headers_mut().insert(SET_COOKIE, cookie(state, "", 0));
+    resp
+}
+
+async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    if let Some(token) = session_token(&headers) {
+        state.hub.store().delete_session(&token).await?;
+    }
+    Ok(clear_cookie(&state))
+}
+
+async fn logout_all(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let user = session_user(&state, &headers).await?;
+    state.hub.store().delete_sessions(&user.id).await?;
+    Ok(clear_cookie(&state))
+}
+
+async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let user = session_user(&state, &headers).await?;
+    Ok(Json(json!({ "user": user })).into_response())
+}
+
+async fn user(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, ApiError> {
+    let user = state
+        .hub
+        .store()
+        .user_by_name(&name)
+        .await?
+        .ok_or(ApiError::NotFound("user"))?;
+    Ok(Json(json!({ "user": user })).into_response())
+}
+
+/// `?before=ID&limit=N`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    /// Games older than this one.
+    pub before: Option<crate::GameId>,
+    /// At most this many (default 20, at most 100).
+    pub limit: Option<i64>,
+}
+
+async fn user_games(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Query(page): Query<Page>,
+) -> Result<Response, ApiError> {
+    let store = state.hub.store();
+    let user = store.user_by_name(&name).await?.ok_or(ApiError::NotFound("user"))?;
+    let before = match &page.before {
+        None => None,
+        Some(id) => Some(
+            store
+                .game(id)
+                .await?
+                .ok_or(ApiError::NotFound("game"))?
+                .started_at,
+        ),
+    };
+    let limit = page.limit.unwrap_or(20).clamp(1, 100);
+    let rows = store.user_games(&user.id, before, limit).await?;
+    let mut games = Vec::with_capacity(rows.len());
+    for r in &rows {
+        games.push(summary(&state, r).await?);
+    }
+    Ok(Json(json!({ "games": games })).into_response())
+}
+
+async fn leaderboard(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let users = state.hub.store().leaderboard(100).await?;
+    Ok(Json(json!({ "users": users })).into_response())
+}

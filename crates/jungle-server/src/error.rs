@@ -1,0 +1,87 @@
+//! The one error type of the HTTP API, and the error codes shared with the WebSocket.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// Everything an HTTP request can fail with. Each variant picks its status and log level;
+/// internal details are logged, never sent to clients.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The request is malformed (bad JSON, unknown fields, bad values).
+    #[error("{0}")]
+    BadRequest(String),
+    /// No valid session.
+    #[error("log in first")]
+    Unauthorized,
+    /// Wrong name or password.
+    #[error("wrong name or password")]
+    BadLogin,
+    /// The name is taken.
+    #[error("that name is taken")]
+    NameTaken,
+    /// Nothing there.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// Too many requests from this address.
+    #[error("too many requests, slow down")]
+    RateLimited,
+    /// The database or another internal part failed.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The machine-readable code of doc/protocol.md.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::Unauthorized => "unauthorized",
+            ApiError::BadLogin => "bad_login",
+            ApiError::NameTaken => "name_taken",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::RateLimited => "rate_limited",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+
+    fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized | ApiError::BadLogin => StatusCode::UNAUTHORIZED,
+            ApiError::NameTaken => StatusCode::CONFLICT,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        ApiError::Internal(format!("database: {e}"))
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> Self {
+        match e {
+            crate::store::StoreError::NameTaken => ApiError::NameTaken,
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        match &self {
+            ApiError::Internal(detail) => tracing::error!(%detail, "internal error"),
+            ApiError::RateLimited => tracing::warn!("rate limited"),
+            other => tracing::debug!(error = %other, "request refused"),
+        }
+        let body = serde_json::json!({
+            "error": {"code": self.code(), "message": self.to_string()}
+        });
+        (self.status(), Json(body)).into_response()
+    }
+}

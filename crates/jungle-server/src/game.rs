@@ -1,0 +1,952 @@
+//! The game actor: each live game is one task that alone owns its `jungle::Game`, its clocks and
+//! its timers (RULES §7–§8). Everyone else holds a [`GameHandle`]: commands go in by mpsc with
+//! oneshot replies, updates go out by broadcast.
+
+use crate::clock::SharedClock;
+use crate::hub::Hub;
+use crate::ids::{GameId, UserId};
+use crate::scoring::{self, LEAVE_PENALTY_COINS, MIN_SCORING_PLIES};
+use crate::store::{PlyRow, TcMs, User};
+use crate::wire::{
+    color_name, Clocks, GameResult, GameState, MoveEntry, PlayerInfo, RedBlue, TimeControl, WsError,
+};
+use jungle::{ByColor, Color, Game, Jfen, Move, MoveText, San};
+use serde::Serialize;
+use std::sync::Arc;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+/// How long a finished game's actor stays up for rematch offers and late watchers.
+const LINGER_MS: i64 = 120_000;
+
+/// One seat of a game.
+#[derive(Debug, Clone)]
+pub struct Seat {
+    /// The account (None for an AI seat).
+    pub user: Option<UserId>,
+    /// The AI level of an AI seat.
+    pub ai: Option<u8>,
+    /// How the seat is shown.
+    pub info: PlayerInfo,
+}
+
+impl Seat {
+    /// A human seat.
+    pub fn human(u: &User) -> Seat {
+        Seat {
+            user: Some(u.id.clone()),
+            ai: None,
+            info: PlayerInfo {
+                name: u.name.clone(),
+                ai_level: None,
+                rating: u.rating.round(),
+                level: u.level,
+                guest: u.guest,
+            },
+        }
+    }
+
+    /// An AI seat.
+    pub fn ai(level: u8) -> Seat {
+        Seat {
+            user: None,
+            ai: Some(level),
+            info: PlayerInfo {
+                name: format!("AI level {level}"),
+                ai_level: Some(level),
+                rating: 0.0,
+                level: 0,
+                guest: false,
+            },
+        }
+    }
+}
+
+/// What never changes in a game.
+#[derive(Debug, Clone)]
+pub struct GameMeta {
+    /// Id.
+    pub id: GameId,
+    /// The seats.
+    pub seats: ByColor<Seat>,
+    /// One account holds both seats.
+    pub hotseat: bool,
+    /// Rated (scores change, RULES §8.5).
+    pub rated: bool,
+    /// Time control.
+    pub tc: TcMs,
+    /// When it started.
+    pub started_at: i64,
+}
+
+impl GameMeta {
+    /// The colours `user` plays (both in a hot-seat game).
+    pub fn colors_of(&self, user: &UserId) -> Vec<Color> {
+        Color::ALL
+            .into_iter()
+            .filter(|c| self.seats[*c].user.as_ref() == Some(user))
+            .collect()
+    }
+
+    /// The colour of an AI seat, if any.
+    pub fn ai_color(&self) -> Option<Color> {
+        Color::ALL.into_iter().find(|c| self.seats[*c].ai.is_some())
+    }
+}
+
+/// The score/coin change of one player at the end (`Change` of doc/protocol.md).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct Change {
+    pub score_before: i64,
+    pub score_after: i64,
+    pub level_before: i64,
+    pub level_after: i64,
+    pub coins_before: i64,
+    pub coins_after: i64,
+    pub rating_before: f64,
+    pub rating_after: f64,
+}
+
+impl Change {
+    /// The change between two standings of a player.
+    pub fn between(b: &User, a: &User) -> Change {
+        Change {
+            score_before: b.score,
+            score_after: a.score,
+            level_before: b.level,
+            level_after: a.level,
+            coins_before: b.coins,
+            coins_after: a.coins,
+            rating_before: b.rating.round(),
+            rating_after: a.rating.round(),
+        }
+    }
+}
+
+/// A player's action on a game.
+#[derive(Debug, Clone)]
+#[allow(missing_docs)]
+pub enum Action {
+    Move { ply: u32, mv: String },
+    DrawOffer,
+    DrawAccept,
+    DrawDecline,
+    Resign,
+    Abort,
+    Leave,
+    Takeback,
+    Rematch,
+}
+
+/// The answer to an action: `Ok(Some(json))` is a message for the sender only (a re-sent move's
+/// `moved`); everything else reaches the sender through the broadcast.
+pub type ActionReply = Result<Option<Arc<str>>, WsError>;
+
+/// A command to a game actor.
+pub enum Cmd {
+    /// A player's action.
+    Action {
+        /// Who.
+        user: UserId,
+        /// What.
+        action: Action,
+        /// The answer.
+        reply: oneshot::Sender<ActionReply>,
+    },
+    /// The full state as seen by `viewer`.
+    Snapshot {
+        /// Who asks (sets `you`).
+        viewer: Option<UserId>,
+        /// The answer.
+        reply: oneshot::Sender<GameState>,
+    },
+    /// A player's connection state changed.
+    Presence {
+        /// Who.
+        user: UserId,
+        /// Whether at least one of their connections is open.
+        online: bool,
+    },
+    /// The AI's move for search number `search`.
+    AiMove {
+        /// The search it answers.
+        search: u64,
+        /// The move (None: the engine found none; the game is then over anyway).
+        mv: Option<Move>,
+    },
+}
+
+/// An update for everyone following a game.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// A message to forward as is.
+    Json(Arc<str>),
+    /// The state changed wholesale (a takeback): fetch a fresh snapshot.
+    State,
+}
+
+/// A cloneable handle on a live game's actor.
+#[derive(Clone)]
+pub struct GameHandle {
+    /// Static facts about the game.
+    pub meta: Arc<GameMeta>,
+    tx: mpsc::Sender<Cmd>,
+    events: broadcast::Sender<Event>,
+}
+
+impl GameHandle {
+    /// Sends an action and waits for the answer.
+    pub async fn act(&self, user: UserId, action: Action) -> ActionReply {
+        let (reply, rx) = oneshot::channel();
+        if self
+            .tx
+            .send(Cmd::Action {
+                user,
+                action,
+                reply,
+            })
+            .await
+            .is_err()
+        {
+            return Err(WsError::new("game_over", "the game is over"));
+        }
+        rx.await
+            .unwrap_or_else(|_| Err(WsError::new("game_over", "the game is over")))
+    }
+
+    /// The state as seen by `viewer`, or None if the actor is gone.
+    pub async fn snapshot(&self, viewer: Option<UserId>) -> Option<GameState> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Cmd::Snapshot { viewer, reply }).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// Tells the actor about a player's connection state.
+    pub async fn presence(&self, user: UserId, online: bool) {
+        let _ = self.tx.send(Cmd::Presence { user, online }).await;
+    }
+
+    /// Follows the game's updates.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+}
+
+/// Everything needed to start (or resume) an actor.
+pub struct ActorInit {
+    /// Static facts.
+    pub meta: GameMeta,
+    /// The game so far.
+    pub game: Game,
+    /// Game clocks left.
+    pub remaining: ByColor<i64>,
+    /// Timeouts so far.
+    pub timeouts: ByColor<u32>,
+    /// The `moved` message of every ply so far (for idempotent re-sends).
+    pub moved: Vec<Arc<str>>,
+    /// Whether each seat is connected now.
+    pub presence: ByColor<bool>,
+}
+
+/// The actor's state.
+struct Actor {
+    meta: Arc<GameMeta>,
+    hub: Hub,
+    clock: SharedClock,
+    game: Game,
+    remaining: ByColor<i64>,
+    timeouts: ByColor<u32>,
+    turn_start: i64,
+    moved: Vec<Arc<str>>,
+    presence: ByColor<bool>,
+    grace_deadline: ByColor<Option<i64>>,
+    draw_offer: Option<Color>,
+    rematch_offer: Option<Color>,
+    result: Option<GameResult>,
+    ended_at: Option<i64>,
+    search: u64,
+    searching: bool,
+    tx: mpsc::Sender<Cmd>,
+    events: broadcast::Sender<Event>,
+}
+
+/// Starts the actor of a game; returns its handle.
+pub fn spawn(hub: Hub, init: ActorInit) -> GameHandle {
+    let (tx, rx) = mpsc::channel(64);
+    let (events, _) = broadcast::channel(64);
+    let meta = Arc::new(init.meta);
+    let clock = hub.clock();
+    let now = clock.now_ms();
+    let mut actor = Actor {
+        meta: meta.clone(),
+        hub,
+        clock,
+        game: init.game,
+        remaining: init.remaining,
+        timeouts: init.timeouts,
+        turn_start: now,
+        moved: init.moved,
+        presence: init.presence,
+        grace_deadline: ByColor::new_with(|_| None),
+        draw_offer: None,
+        rematch_offer: None,
+        result: None,
+        ended_at: None,
+        search: 0,
+        searching: false,
+        tx: tx.clone(),
+        events: events.clone(),
+    };
+    for c in Color::ALL {
+        if !actor.presence[c] {
+            actor.start_grace(c, now);
+        }
+    }
+    tokio::spawn(async move { actor.run(rx).await });
+    GameHandle { meta, tx, events }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Due {
+    Flag(Color),
+    MoveLimit(Color),
+    Grace(Color),
+    Linger,
+}
+
+impl Actor {
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        self.maybe_start_ai();
+        loop {
+            let due = self.next_due();
+            let sleep = match due {
+                Some((at, _)) => self.clock.sleep_until(at),
+                None => Box::pin(std::future::pending()),
+            };
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                () = sleep => {
+                    if let Some((_, d)) = due {
+                        if matches!(d, Due::Linger) {
+                            break;
+                        }
+                        self.on_due(d).await;
+                    }
+                }
+            }
+        }
+        self.hub.forget_game(&self.meta.id);
+    }
+
+    fn is_live(&self) -> bool {
+        self.result.is_none()
+    }
+
+    fn turn(&self) -> Color {
+        self.game.position().turn()
+    }
+
+    fn elapsed(&self, now: i64) -> i64 {
+        (now - self.turn_start).max(0)
+    }
+
+    /// The game clock left to `c` at `now`.
+    fn clock_left(&self, c: Color, now: i64) -> i64 {
+        if c == self.turn() && self.is_live() {
+            self.remaining[c] - self.elapsed(now)
+        } else {
+            self.remaining[c]
+        }
+    }
+
+    fn next_due(&self) -> Option<(i64, Due)> {
+        if let Some(end) = self.ended_at {
+            return Some((end + LINGER_MS, Due::Linger));
+        }
+        let turn = self.turn();
+        let mut best: Option<(i64, Due)> = None;
+        let mut consider = |at: i64, d: Due| {
+            if best.is_none_or(|(b, _)| at < b) {
+                best = Some((at, d));
+            }
+        };
+        if self.meta.tc.move_ms > 0 {
+            consider(self.turn_start + self.meta.tc.move_ms, Due::MoveLimit(turn));
+        }
+        if self.meta.tc.clock_ms > 0 {
+            consider(self.turn_start + self.remaining[turn], Due::Flag(turn));
+        }
+        for c in Color::ALL {
+            if let Some(at) = self.grace_deadline[c] {
+                consider(at, Due::Grace(c));
+            }
+        }
+        best
+    }
+
+    fn start_grace(&mut self, c: Color, now: i64) {
+        if self.meta.seats[c].user.is_none() || !self.is_live() {
+            return;
+        }
+        let mut grace = self.hub.config().reconnect_grace_ms;
+        if self.meta.tc.clock_ms > 0 {
+            grace = grace.min(self.clock_left(c, now).max(0));
+        }
+        self.grace_deadline[c] = Some(now + grace);
+    }
+
+    async fn on_due(&mut self, d: Due) {
+        if !self.is_live() {
+            return;
+        }
+        match d {
+            Due::Flag(c) => self.finish(Some(!c), "time").await,
+            Due::MoveLimit(c) => {
+                // RULES §8.2: pass for the player and count a timeout; the 4th forfeits.
+                self.timeouts[c] += 1;
+                if self.timeouts[c] > 3 {
+                    let now = self.clock.now_ms();
+                    self.remaining[c] = self.clock_left(c, now);
+                    self.turn_start = now;
+                    self.finish(Some(!c), "timeouts").await;
+                } else if let Err(e) = self.play_ply(Move::PASS, true).await {
+                    tracing::error!(game = %self.meta.id, error = %e.message, "timeout pass failed");
+                }
+            }
+            Due::Grace(c) => {
+                self.grace_deadline[c] = None;
+                self.finish(Some(!c), "disconnect").await;
+            }
+            Due::Linger => {}
+        }
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Action {
+                user,
+                action,
+                reply,
+            } => {
+                let r = self.act(&user, action).await;
+                let _ = reply.send(r);
+            }
+            Cmd::Snapshot { viewer, reply } => {
+                let _ = reply.send(self.state(viewer.as_ref()));
+            }
+            Cmd::Presence { user, online } => {
+                let now = self.clock.now_ms();
+                let mut changed = false;
+                for c in self.meta.colors_of(&user) {
+                    if self.presence[c] != online {
+                        self.presence[c] = online;
+                        changed = true;
+                        if online {
+                            self.grace_deadline[c] = None;
+                        } else {
+                            self.start_grace(c, now);
+                        }
+                    }
+                }
+                if changed {
+                    self.broadcast(serde_json::json!({
+                        "t": "presence", "game": self.meta.id,
+                        "red": self.presence[Color::Red], "blue": self.presence[Color::Blue],
+                    }));
+                }
+            }
+            Cmd::AiMove { search, mv } => {
+                if search != self.search || !self.is_live() {
+                    return;
+                }
+                self.searching = false;
+                let Some(ai) = self.meta.ai_color() else { return };
+                if self.turn() != ai {
+                    return;
+                }
+                let mv = mv.or_else(|| self.game.legal_moves().first().copied());
+                if let Some(mv) = mv {
+                    if let Err(e) = self.play_ply(mv, false).await {
+                        tracing::error!(game = %self.meta.id, error = %e.message, "AI move refused");
+                    }
+                }
+            }
+        }
+    }
+
+    fn broadcast(&self, v: serde_json::Value) {
+        let _ = self.events.send(Event::Json(Arc::from(v.to_string())));
+    }
+
+    fn clocks(&self, now: i64) -> Clocks {
+        let timed = self.meta.tc.clock_ms > 0;
+        let live = self.is_live();
+        Clocks {
+            red_ms: timed.then(|| self.clock_left(Color::Red, now).max(0)),
+            blue_ms: timed.then(|| self.clock_left(Color::Blue, now).max(0)),
+            move_ms: (self.meta.tc.move_ms > 0 && live)
+                .then(|| (self.meta.tc.move_ms - self.elapsed(now)).max(0)),
+            running: live.then(|| color_name(self.turn())),
+        }
+    }
+
+    fn legal(&self) -> Vec<String> {
+        if !self.is_live() {
+            return Vec::new();
+        }
+        self.game.legal_moves().iter().map(|m| m.to_string()).collect()
+    }
+
+    fn state(&self, viewer: Option<&UserId>) -> GameState {
+        let now = self.clock.now_ms();
+        let you = viewer.and_then(|v| {
+            let cs = self.meta.colors_of(v);
+            match cs.len() {
+                2 => Some("both"),
+                1 => Some(color_name(cs[0])),
+                _ => None,
+            }
+        });
+        GameState {
+            id: self.meta.id.clone(),
+            red: self.meta.seats[Color::Red].info.clone(),
+            blue: self.meta.seats[Color::Blue].info.clone(),
+            you,
+            rated: self.meta.rated,
+            tc: TimeControl::from_ms(self.meta.tc),
+            rules: self.game.rules().to_string(),
+            start_fen: Jfen::from_position(self.game.start_position()).to_string(),
+            moves: self
+                .game
+                .moves()
+                .zip(self.game.sans())
+                .map(|(m, s)| MoveEntry {
+                    mv: m.to_string(),
+                    san: s.to_string(),
+                })
+                .collect(),
+            ply: self.game.len(),
+            turn: color_name(self.turn()),
+            fen: Jfen::from_position(self.game.position()).to_string(),
+            legal: self.legal(),
+            clocks: self.clocks(now),
+            timeouts: RedBlue {
+                red: self.timeouts[Color::Red],
+                blue: self.timeouts[Color::Blue],
+            },
+            status: if self.is_live() { "live" } else { "finished" },
+            result: self.result.clone(),
+            draw_offer: self.draw_offer.map(color_name),
+            presence: RedBlue {
+                red: self.presence[Color::Red],
+                blue: self.presence[Color::Blue],
+            },
+        }
+    }
+
+    /// The colour `user` acts as now: their seat, or the side to move in a hot-seat game.
+    fn seat_of(&self, user: &UserId) -> Result<Color, WsError> {
+        let cs = self.meta.colors_of(user);
+        match cs.len() {
+            0 => Err(WsError::new("not_your_game", "you do not play in this game")),
+            1 => Ok(cs[0]),
+            _ => Ok(self.turn()),
+        }
+    }
+
+    async fn act(&mut self, user: &UserId, action: Action) -> ActionReply {
+        let color = self.seat_of(user)?;
+        if let Action::Rematch = action {
+            return self.rematch(color).await;
+        }
+        if let Action::Move { ply, ref mv } = action {
+            // A re-sent move for a ply already played is answered again, even after the end.
+            let ply = ply as usize;
+            if ply < self.game.len() {
+                let same = self.game.position_at(ply).and_then(|pos| {
+                    let m = mv.parse::<MoveText>().ok()?.to_move(pos).ok()?;
+                    (self.game.plies()[ply].mv == m).then_some(())
+                });
+                return match same {
+                    Some(()) => Ok(Some(self.moved[ply].clone())),
+                    None => Err(WsError::new(
+                        "wrong_ply",
+                        format!("ply {ply} was already played; the game is at ply {}", self.game.len()),
+                    )),
+                };
+            }
+        }
+        if !self.is_live() {
+            return Err(WsError::new("game_over", "the game is over"));
+        }
+        let hotseat = self.meta.hotseat;
+        match action {
+            Action::Move { ply, mv } => {
+                let ply = ply as usize;
+                if ply != self.game.len() {
+                    return Err(WsError::new(
+                        "wrong_ply",
+                        format!("the game is at ply {}, not {ply}", self.game.len()),
+                    ));
+                }
+                if color != self.turn() {
+                    return Err(WsError::new("not_your_turn", "it is not your turn"));
+                }
+                let now = self.clock.now_ms();
+                if self.meta.tc.clock_ms > 0 && self.clock_left(color, now) <= 0 {
+                    self.finish(Some(!color), "time").await;
+                    return Err(WsError::new("game_over", "your time ran out"));
+                }
+                let text: MoveText = mv
+                    .parse()
+                    .map_err(|e: jungle::ParseMoveError| WsError::new("illegal_move", e.to_string()))?;
+                if text == MoveText::Pass {
+                    return Err(WsError::new(
+                        "illegal_move",
+                        "a pass is not a move; the server passes only for a player out of time",
+                    ));
+                }
+                let m = text
+                    .to_move(self.game.position())
+                    .map_err(|e| WsError::new("illegal_move", e.to_string()))?;
+                if let Some(reason) = self.game.illegal_reason(m) {
+                    return Err(WsError::new("illegal_move", reason));
+                }
+                self.play_ply(m, false).await?;
+                Ok(None)
+            }
+            Action::Resign => {
+                self.finish(Some(!color), "resign").await;
+                Ok(None)
+            }
+            Action::Leave => {
+                self.finish(Some(!color), "left").await;
+                Ok(None)
+            }
+            Action::Abort => {
+                // Abortable while either side has not moved yet.
+                if self.game.len() >= 2 {
+                    return Err(WsError::new(
+                        "bad_request",
+                        "a game can be aborted only before both sides have moved",
+                    ));
+                }
+                self.finish(None, "aborted").await;
+                Ok(None)
+            }
+            Action::DrawOffer => {
+                if let Some(ai) = self.meta.ai_color() {
+                    // The AI declines every offer.
+                    self.broadcast(serde_json::json!({"t": "draw_declined", "game": self.meta.id, "by": color_name(ai)}));
+                    return Ok(None);
+                }
+                if self.draw_offer == Some(!color) || (hotseat && self.draw_offer.is_some()) {
+                    self.finish(None, "agreed").await;
+                    return Ok(None);
+                }
+                self.draw_offer = Some(color);
+                self.broadcast(serde_json::json!({"t": "draw_offered", "game": self.meta.id, "by": color_name(color)}));
+                Ok(None)
+            }
+            Action::DrawAccept | Action::DrawDecline => {
+                let offered = match self.draw_offer {
+                    Some(by) if by != color || hotseat => by,
+                    _ => return Err(WsError::new("bad_request", "there is no draw offer to answer")),
+                };
+                if let Action::DrawAccept = action {
+                    self.finish(None, "agreed").await;
+                } else {
+                    self.draw_offer = None;
+                    self.broadcast(serde_json::json!({"t": "draw_declined", "game": self.meta.id, "by": color_name(!offered)}));
+                }
+                Ok(None)
+            }
+            Action::Takeback => self.takeback(color).await,
+            Action::Rematch => Err(WsError::new("bad_request", "the game is still going on")),
+        }
+    }
+
+    async fn takeback(&mut self, color: Color) -> ActionReply {
+        let Some(ai) = self.meta.ai_color() else {
+            return Err(WsError::new("bad_request", "takebacks are only for games against the AI"));
+        };
+        // Take back the player's last own move, and the AI's reply if it was played.
+        let n = if self.turn() == ai { 1 } else { 2 };
+        if self.game.len() < n || self.game.plies()[self.game.len() - n].color != color {
+            return Err(WsError::new("bad_request", "there is no move of yours to take back"));
+        }
+        let keep = self.game.len() - n;
+        self.hub
+            .store()
+            .truncate_plies(&self.meta.id, keep as i64)
+            .await
+            .map_err(|e| internal(&e))?;
+        for _ in 0..n {
+            self.game.undo();
+        }
+        self.moved.truncate(keep);
+        self.search += 1;
+        self.searching = false;
+        self.draw_offer = None;
+        self.turn_start = self.clock.now_ms();
+        let _ = self.events.send(Event::State);
+        self.maybe_start_ai();
+        Ok(None)
+    }
+
+    async fn rematch(&mut self, color: Color) -> ActionReply {
+        if self.is_live() {
+            return Err(WsError::new("bad_request", "the game is still going on"));
+        }
+        let now_both = self.meta.hotseat
+            || self.meta.ai_color().is_some()
+            || self.rematch_offer == Some(!color);
+        if now_both {
+            self.rematch_offer = None;
+            let seats = ByColor::new_with(|c| self.meta.seats[!c].clone());
+            self.hub
+                .start_game(
+                    seats,
+                    self.meta.rated,
+                    self.meta.hotseat,
+                    self.meta.tc,
+                    *self.game.rules(),
+                )
+                .await
+                .map_err(|e| internal(&e))?;
+        } else {
+            self.rematch_offer = Some(color);
+            self.broadcast(serde_json::json!({"t": "rematch_offered", "game": self.meta.id, "by": color_name(color)}));
+        }
+        Ok(None)
+    }
+
+    /// Plays a move (or the server's pass) for the side to move: clocks, durability, broadcast.
+    async fn play_ply(&mut self, m: Move, timeout: bool) -> Result<(), WsError> {
+        let now = self.clock.now_ms();
+        let color = self.turn();
+        let before = self.remaining[color];
+        let pos = *self.game.position();
+        self.game
+            .play(m)
+            .map_err(|e| WsError::new("illegal_move", e.reason))?;
+        if self.meta.tc.clock_ms > 0 {
+            let mut left = self.remaining[color] - self.elapsed(now);
+            if !timeout {
+                left += self.meta.tc.inc_ms;
+            }
+            self.remaining[color] = left.max(0);
+        }
+        let ply = self.game.len() - 1;
+        let row = PlyRow {
+            ply: ply as i64,
+            mv: m.to_string(),
+            timeout,
+            red_ms: self.remaining[Color::Red],
+            blue_ms: self.remaining[Color::Blue],
+            at: now,
+        };
+        // Durable before acknowledged.
+        if let Err(e) = self.hub.store().append_ply(&self.meta.id, &row).await {
+            self.game.undo();
+            self.remaining[color] = before;
+            return Err(internal(&e));
+        }
+        self.turn_start = now;
+        self.draw_offer = None;
+        let msg = serde_json::json!({
+            "t": "moved", "game": self.meta.id, "ply": ply, "move": m.to_string(),
+            "san": San::from_move(&pos, m).to_string(),
+            "fen": Jfen::from_position(self.game.position()).to_string(),
+            "clocks": self.clocks(now),
+            "timeouts": {"red": self.timeouts[Color::Red], "blue": self.timeouts[Color::Blue]},
+            "legal": self.legal(),
+            "last_move_at": now,
+        });
+        let text: Arc<str> = Arc::from(msg.to_string());
+        self.moved.push(text.clone());
+        let _ = self.events.send(Event::Json(text));
+        // A grace period never outlasts the clock: recompute for the side now to move.
+        let mover = self.turn();
+        if self.grace_deadline[mover].is_some() {
+            self.start_grace(mover, now);
+        }
+        if let Some(o) = self.game.outcome() {
+            self.finish(o.winner, o.termination.as_str()).await;
+        } else {
+            self.maybe_start_ai();
+        }
+        Ok(())
+    }
+
+    fn maybe_start_ai(&mut self) {
+        let Some(ai) = self.meta.ai_color() else { return };
+        if !self.is_live() || self.turn() != ai || self.searching {
+            return;
+        }
+        self.search += 1;
+        self.searching = true;
+        let search = self.search;
+        let level = self.meta.seats[ai].ai.unwrap_or(1);
+        let now = self.clock.now_ms();
+        let mut budget = self.hub.config().ai_ms_per_level * i64::from(level);
+        if self.meta.tc.clock_ms > 0 {
+            budget = budget.min(self.clock_left(ai, now) / 20);
+        }
+        if self.meta.tc.move_ms > 0 {
+            budget = budget.min(self.meta.tc.move_ms / 4);
+        }
+        let game = self.game.clone();
+        let tx = self.tx.clone();
+        let ai_pool = self.hub.ai();
+        tokio::spawn(async move {
+            let mv = ai_pool
+                .choose(game, level, std::time::Duration::from_millis(budget.max(1) as u64))
+                .await;
+            let _ = tx.send(Cmd::AiMove { search, mv }).await;
+        });
+    }
+
+    /// Ends the game: stores the result and the players' new standings, then tells everyone.
+    async fn finish(&mut self, winner: Option<Color>, reason: &str) {
+        if !self.is_live() {
+            return;
+        }
+        let now = self.clock.now_ms();
+        for c in Color::ALL {
+            self.remaining[c] = self.clock_left(c, now).max(0);
+        }
+        self.turn_start = now;
+        self.result = Some(GameResult {
+            winner: winner.map(color_name),
+            reason: reason.to_string(),
+        });
+        self.ended_at = Some(now);
+        self.draw_offer = None;
+        self.grace_deadline = ByColor::new_with(|_| None);
+        self.search += 1;
+        let meta = self.meta.clone();
+        let players: [Option<UserId>; 2] = if meta.hotseat {
+            [None, None]
+        } else {
+            [
+                meta.seats[Color::Red].user.clone(),
+                meta.seats[Color::Blue].user.clone(),
+            ]
+        };
+        let plies = self.game.len();
+        let reason_owned = reason.to_string();
+        let levels = self.hub.store().levels().clone();
+        let update = move |users: [Option<User>; 2]| {
+            standings_after(users, &meta, winner, &reason_owned, plies, &levels)
+        };
+        let changes = match self
+            .hub
+            .store()
+            .finish_game(
+                &self.meta.id,
+                players,
+                winner.map(color_name),
+                reason,
+                plies as i64,
+                now,
+                update,
+            )
+            .await
+        {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::error!(game = %self.meta.id, error = %e, "storing a result failed");
+                [None, None]
+            }
+        };
+        let change = |i: usize| changes[i].as_ref().map(|(b, a)| Change::between(b, a));
+        self.broadcast(serde_json::json!({
+            "t": "ended", "game": self.meta.id, "result": self.result,
+            "changes": {"red": change(0), "blue": change(1)},
+        }));
+        self.hub.game_ended(&self.meta);
+    }
+}
+
+fn internal(e: &dyn std::fmt::Display) -> WsError {
+    tracing::error!(error = %e, "internal error in a game");
+    WsError::new("internal", "internal error, please retry")
+}
+
+/// The players' standings after a game (RULES §8.3, §8.5): counts, coins, score and rating.
+pub fn standings_after(
+    users: [Option<User>; 2],
+    meta: &GameMeta,
+    winner: Option<Color>,
+    reason: &str,
+    plies: usize,
+    levels: &scoring::LevelTable,
+) -> [Option<User>; 2] {
+    if reason == "aborted" {
+        return users;
+    }
+    let mut out = users.clone();
+    for (i, c) in Color::ALL.into_iter().enumerate() {
+        let Some(u) = out[i].as_mut() else { continue };
+        u.games += 1;
+        match winner {
+            None => u.draws += 1,
+            Some(w) if w == c => u.wins += 1,
+            Some(_) => {
+                u.losses += 1;
+                if reason == "left" || reason == "disconnect" {
+                    u.coins = (u.coins - LEAVE_PENALTY_COINS).max(0);
+                    if reason == "left" {
+                        u.escapes += 1;
+                    } else {
+                        u.disconnects += 1;
+                    }
+                }
+            }
+        }
+    }
+    let (Some(red), Some(blue)) = (&users[0], &users[1]) else {
+        return out;
+    };
+    // Scores and ratings: rated games between registered players beyond 10 rounds only.
+    if !meta.rated || red.guest || blue.guest || plies < MIN_SCORING_PLIES {
+        return out;
+    }
+    if let Some(w) = winner {
+        let (wi, li) = if w == Color::Red { (0, 1) } else { (1, 0) };
+        let (ws, ls) = scoring::decisive_scores(
+            levels,
+            users[wi].as_ref().map_or(0, |u| u.score),
+            users[li].as_ref().map_or(0, |u| u.score),
+        );
+        if let Some(u) = out[wi].as_mut() {
+            u.score = ws;
+        }
+        if let Some(u) = out[li].as_mut() {
+            u.score = ls;
+        }
+    }
+    let (rr, br) = (red.glicko(), blue.glicko());
+    let red_points = match winner {
+        Some(Color::Red) => 1.0,
+        Some(Color::Blue) => 0.0,
+        None => 0.5,
+    };
+    let new_red = rr.after_game(br, red_points);
+    let new_blue = br.after_game(rr, 1.0 - red_points);
+    for (i, r) in [(0, new_red), (1, new_blue)] {
+        if let Some(u) = out[i].as_mut() {
+            u.rating = r.rating;
+            u.rd = r.rd;
+            u.vol = r.vol;
+        }
+    }
+    for u in out.iter_mut().flatten() {
+        u.level = levels.level_of(u.score);
+    }
+    out
+}

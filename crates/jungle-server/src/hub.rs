@@ -1,0 +1,533 @@
+//! The hub: shared server state that is *not* game state — the store, the clock, the AI pool,
+//! the registry of live game actors, who is online, and the lobby (seeks and challenges).
+
+use crate::ai::AiPool;
+use crate::clock::SharedClock;
+use crate::game::{self, ActorInit, GameHandle, GameMeta, Seat};
+use crate::ids::{GameId, SeekId, UserId};
+use crate::store::{GameRow, Store, StoreError, TcMs, User};
+use crate::wire::{color_name, ColorChoice, TimeControl};
+use jungle::{ByColor, Color, Game, Jfen, MoveText, Position, Rules, San};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::broadcast;
+
+/// Tunables of the server (all have flags in `jungle serve`).
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// How long a disconnected player may take to come back (RULES §8.3), ms.
+    pub reconnect_grace_ms: i64,
+    /// AI thinking time per level, ms (level 10 thinks 10×).
+    pub ai_ms_per_level: i64,
+    /// Concurrent AI searches.
+    pub max_searches: usize,
+    /// Open WebSockets per client address.
+    pub max_ws_per_ip: usize,
+    /// Account requests (guest, register, login) per address per minute; 0 = unlimited.
+    pub auth_per_ip_per_min: u32,
+    /// WebSocket messages per connection per second.
+    pub ws_msgs_per_sec: u32,
+    /// Mark the session cookie `Secure` (set when served behind HTTPS).
+    pub secure_cookies: bool,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            reconnect_grace_ms: 60_000,
+            ai_ms_per_level: 100,
+            max_searches: 2,
+            max_ws_per_ip: 64,
+            auth_per_ip_per_min: 30,
+            ws_msgs_per_sec: 20,
+            secure_cookies: false,
+        }
+    }
+}
+
+/// A message for every connection of one user.
+#[derive(Debug, Clone)]
+pub enum UserEvent {
+    /// A game of theirs started: follow it.
+    GameStarted(GameId),
+}
+
+/// An open seek in the lobby.
+#[derive(Debug, Clone, Serialize)]
+pub struct Seek {
+    /// Id.
+    pub id: SeekId,
+    /// Owner's name.
+    pub user: String,
+    /// Owner's rating.
+    pub rating: f64,
+    /// Time control.
+    pub tc: TimeControl,
+    /// Rated.
+    pub rated: bool,
+    /// Rule set.
+    pub rules: String,
+    #[serde(skip)]
+    owner: UserId,
+}
+
+struct Challenge {
+    owner: UserId,
+    tc: TimeControl,
+    rated: bool,
+    color: ColorChoice,
+}
+
+#[derive(Default)]
+struct Registry {
+    games: HashMap<GameId, GameHandle>,
+    user_games: HashMap<UserId, HashSet<GameId>>,
+    online: HashMap<UserId, (usize, broadcast::Sender<UserEvent>)>,
+    seeks: Vec<Seek>,
+    challenges: HashMap<SeekId, Challenge>,
+}
+
+struct Inner {
+    store: Store,
+    clock: SharedClock,
+    ai: AiPool,
+    config: ServerConfig,
+    reg: Mutex<Registry>,
+    lobby: broadcast::Sender<Arc<str>>,
+}
+
+/// A cloneable handle on the hub.
+#[derive(Clone)]
+pub struct Hub(Arc<Inner>);
+
+impl Hub {
+    /// A hub over a store and a clock.
+    pub fn new(store: Store, clock: SharedClock, config: ServerConfig) -> Hub {
+        let ai = AiPool::new(config.max_searches);
+        Hub(Arc::new(Inner {
+            store,
+            clock,
+            ai,
+            config,
+            reg: Mutex::new(Registry::default()),
+            lobby: broadcast::channel(64).0,
+        }))
+    }
+
+    fn reg(&self) -> MutexGuard<'_, Registry> {
+        // A panic elsewhere while holding the lock leaves plain maps that are still usable.
+        self.0.reg.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.0.store
+    }
+    /// The clock.
+    pub fn clock(&self) -> SharedClock {
+        self.0.clock.clone()
+    }
+    /// The AI pool.
+    pub fn ai(&self) -> AiPool {
+        self.0.ai.clone()
+    }
+    /// The configuration.
+    pub fn config(&self) -> &ServerConfig {
+        &self.0.config
+    }
+
+    /// A live (or just finished) game's handle.
+    pub fn game(&self, id: &GameId) -> Option<GameHandle> {
+        self.reg().games.get(id).cloned()
+    }
+
+    /// Ids of the live games.
+    pub fn live_game_ids(&self) -> Vec<GameId> {
+        let reg = self.reg();
+        let mut v: Vec<GameId> = reg
+            .user_games
+            .values()
+            .flatten()
+            .cloned()
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Number of game actors running.
+    pub fn actor_count(&self) -> usize {
+        self.reg().games.len()
+    }
+
+    /// The live games of a player.
+    pub fn user_live_games(&self, user: &UserId) -> Vec<GameId> {
+        let mut v: Vec<GameId> = self
+            .reg()
+            .user_games
+            .get(user)
+            .map(|s| s.iter().cloned().collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    }
+
+    fn online(&self, user: &Option<UserId>) -> bool {
+        match user {
+            None => true,
+            Some(u) => self.reg().online.get(u).is_some_and(|(n, _)| *n > 0),
+        }
+    }
+
+    /// A connection of `user` opened: returns the user's event feed.
+    pub async fn connect_user(&self, user: &UserId) -> broadcast::Receiver<UserEvent> {
+        let (rx, first, games) = {
+            let mut reg = self.reg();
+            let entry = reg
+                .online
+                .entry(user.clone())
+                .or_insert_with(|| (0, broadcast::channel(16).0));
+            entry.0 += 1;
+            let first = entry.0 == 1;
+            let rx = entry.1.subscribe();
+            let games = Self::handles_of(&reg, user);
+            (rx, first, games)
+        };
+        if first {
+            for g in games {
+                g.presence(user.clone(), true).await;
+            }
+        }
+        rx
+    }
+
+    /// A connection of `user` closed.
+    pub async fn disconnect_user(&self, user: &UserId) {
+        let (last, games) = {
+            let mut reg = self.reg();
+            let mut last = false;
+            if let Some(e) = reg.online.get_mut(user) {
+                e.0 = e.0.saturating_sub(1);
+                last = e.0 == 0;
+            }
+            if last {
+                reg.online.remove(user);
+                reg.seeks.retain(|s| &s.owner != user);
+            }
+            (last, Self::handles_of(&reg, user))
+        };
+        if last {
+            self.publish_seeks();
+            for g in games {
+                g.presence(user.clone(), false).await;
+            }
+        }
+    }
+
+    fn handles_of(reg: &Registry, user: &UserId) -> Vec<GameHandle> {
+        reg.user_games
+            .get(user)
+            .map(|s| s.iter().filter_map(|id| reg.games.get(id).cloned()).collect())
+            .unwrap_or_default()
+    }
+
+    fn notify(&self, user: &UserId, ev: UserEvent) {
+        if let Some((_, tx)) = self.reg().online.get(user) {
+            let _ = tx.send(ev);
+        }
+    }
+
+    /// Starts a new game: stores it, starts its actor and tells both players' connections.
+    pub async fn start_game(
+        &self,
+        seats: ByColor<Seat>,
+        rated: bool,
+        hotseat: bool,
+        tc: TcMs,
+        rules: Rules,
+    ) -> Result<GameHandle, StoreError> {
+        let now = self.0.clock.now_ms();
+        let id = GameId::random();
+        let start = Position::start(rules);
+        let row = GameRow {
+            id: id.clone(),
+            red_user: seats[Color::Red].user.clone(),
+            blue_user: seats[Color::Blue].user.clone(),
+            red_ai: seats[Color::Red].ai,
+            blue_ai: seats[Color::Blue].ai,
+            hotseat,
+            rated,
+            tc,
+            rules: rules.to_string(),
+            start_fen: Jfen::from_position(&start).to_string(),
+            status: "live".into(),
+            winner: None,
+            reason: None,
+            plies: 0,
+            started_at: now,
+            ended_at: None,
+            changes: None,
+        };
+        self.0.store.insert_game(&row).await?;
+        let meta = GameMeta {
+            id: id.clone(),
+            seats,
+            hotseat,
+            rated,
+            tc,
+            started_at: now,
+        };
+        let init = ActorInit {
+            presence: ByColor::new_with(|c| self.online(&meta.seats[c].user)),
+            meta,
+            game: Game::from_position(start),
+            remaining: ByColor::new_with(|_| tc.clock_ms),
+            timeouts: ByColor::new_with(|_| 0),
+            moved: Vec::new(),
+        };
+        Ok(self.register(init))
+    }
+
+    fn register(&self, init: ActorInit) -> GameHandle {
+        let users: Vec<UserId> = Color::ALL
+            .iter()
+            .filter_map(|c| init.meta.seats[*c].user.clone())
+            .collect();
+        let handle = game::spawn(self.clone(), init);
+        let id = handle.meta.id.clone();
+        {
+            let mut reg = self.reg();
+            reg.games.insert(id.clone(), handle.clone());
+            for u in &users {
+                reg.user_games.entry(u.clone()).or_default().insert(id.clone());
+            }
+        }
+        for u in users.iter().collect::<HashSet<_>>() {
+            self.notify(u, UserEvent::GameStarted(id.clone()));
+        }
+        handle
+    }
+
+    /// A game ended: it no longer counts among its players' live games.
+    pub fn game_ended(&self, meta: &GameMeta) {
+        let mut reg = self.reg();
+        for c in Color::ALL {
+            if let Some(u) = &meta.seats[c].user {
+                if let Some(s) = reg.user_games.get_mut(u) {
+                    s.remove(&meta.id);
+                    if s.is_empty() {
+                        reg.user_games.remove(u);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A game's actor stopped.
+    pub fn forget_game(&self, id: &GameId) {
+        self.reg().games.remove(id);
+    }
+
+    /// Restarts the actors of every game stored as live, with every stored ply; clocks resume
+    /// from their stored values now, so the time the server was down is charged to no one.
+    pub async fn resume_all(&self) -> Result<usize, StoreError> {
+        let rows = self.0.store.live_games().await?;
+        let mut n = 0;
+        for row in rows {
+            match self.resume(&row).await {
+                Ok(()) => n += 1,
+                Err(e) => tracing::error!(game = %row.id, error = %e, "cannot resume a game"),
+            }
+        }
+        Ok(n)
+    }
+
+    async fn seat_of(&self, user: &Option<UserId>, ai: Option<u8>) -> Result<Seat, StoreError> {
+        match (user, ai) {
+            (Some(u), _) => {
+                let user = self
+                    .0
+                    .store
+                    .user(u)
+                    .await?
+                    .ok_or_else(|| StoreError::Corrupt(format!("unknown user {u}")))?;
+                Ok(Seat::human(&user))
+            }
+            (None, Some(level)) => Ok(Seat::ai(level)),
+            (None, None) => Err(StoreError::Corrupt("a seat with no player".into())),
+        }
+    }
+
+    async fn resume(&self, row: &GameRow) -> Result<(), StoreError> {
+        let corrupt = |m: String| StoreError::Corrupt(format!("game {}: {m}", row.id));
+        let rules: Rules = row.rules.parse().map_err(|e| corrupt(format!("{e}")))?;
+        let start = Jfen::parse_position(&row.start_fen, rules).map_err(|e| corrupt(e.to_string()))?;
+        let mut game = Game::from_position(start);
+        let plies = self.0.store.plies(&row.id).await?;
+        let mut remaining = ByColor::new_with(|_| row.tc.clock_ms);
+        let mut timeouts = ByColor::new_with(|_| 0u32);
+        let mut moved = Vec::new();
+        for p in &plies {
+            let pos = *game.position();
+            let m = p
+                .mv
+                .parse::<MoveText>()
+                .map_err(|e| corrupt(e.to_string()))?;
+            let m = if m == MoveText::Pass {
+                jungle::Move::PASS
+            } else {
+                m.to_move(&pos).map_err(|e| corrupt(e.to_string()))?
+            };
+            if p.timeout {
+                timeouts[pos.turn()] += 1;
+            }
+            game.play(m).map_err(|e| corrupt(e.to_string()))?;
+            remaining[Color::Red] = p.red_ms;
+            remaining[Color::Blue] = p.blue_ms;
+            let msg = serde_json::json!({
+                "t": "moved", "game": row.id, "ply": p.ply, "move": m.to_string(),
+                "san": San::from_move(&pos, m).to_string(),
+                "fen": Jfen::from_position(game.position()).to_string(),
+                "clocks": null, "timeouts": {"red": timeouts[Color::Red], "blue": timeouts[Color::Blue]},
+                "legal": [], "last_move_at": p.at,
+            });
+            moved.push(Arc::from(msg.to_string()));
+        }
+        let seats = ByColor {
+            red: self.seat_of(&row.red_user, row.red_ai).await?,
+            blue: self.seat_of(&row.blue_user, row.blue_ai).await?,
+        };
+        let meta = GameMeta {
+            id: row.id.clone(),
+            seats,
+            hotseat: row.hotseat,
+            rated: row.rated,
+            tc: row.tc,
+            started_at: row.started_at,
+        };
+        let init = ActorInit {
+            presence: ByColor::new_with(|c| self.online(&meta.seats[c].user)),
+            meta,
+            game,
+            remaining,
+            timeouts,
+            moved,
+        };
+        self.register(init);
+        Ok(())
+    }
+
+    // ----- the lobby -----
+
+    /// The open seeks.
+    pub fn seeks(&self) -> Vec<Seek> {
+        self.reg().seeks.clone()
+    }
+
+    /// The lobby feed: the `seeks` message on every change.
+    pub fn lobby_feed(&self) -> broadcast::Receiver<Arc<str>> {
+        self.0.lobby.subscribe()
+    }
+
+    /// The `seeks` message now.
+    pub fn seeks_json(&self) -> Arc<str> {
+        Arc::from(serde_json::json!({"t": "seeks", "seeks": self.seeks()}).to_string())
+    }
+
+    fn publish_seeks(&self) {
+        let _ = self.0.lobby.send(self.seeks_json());
+    }
+
+    /// Opens a seek (one per player and time control).
+    pub fn open_seek(&self, user: &User, tc: TimeControl, rated: bool, rules: Rules) -> SeekId {
+        let id = SeekId::random();
+        {
+            let mut reg = self.reg();
+            reg.seeks
+                .retain(|s| !(s.owner == user.id && s.tc == tc && s.rated == rated));
+            reg.seeks.push(Seek {
+                id: id.clone(),
+                user: user.name.clone(),
+                rating: user.rating.round(),
+                tc,
+                rated,
+                rules: rules.to_string(),
+                owner: user.id.clone(),
+            });
+            if reg.seeks.len() > 10_000 {
+                reg.seeks.remove(0);
+            }
+        }
+        self.publish_seeks();
+        id
+    }
+
+    /// Removes an own seek; false if there is none with that id.
+    pub fn cancel_seek(&self, user: &UserId, id: &SeekId) -> bool {
+        let removed = {
+            let mut reg = self.reg();
+            let before = reg.seeks.len();
+            reg.seeks.retain(|s| !(&s.id == id && &s.owner == user));
+            before != reg.seeks.len()
+        };
+        if removed {
+            self.publish_seeks();
+        }
+        removed
+    }
+
+    /// Takes a seek out of the lobby to start its game; None if it is gone or is one's own.
+    pub fn take_seek(&self, user: &UserId, id: Option<&SeekId>, tc: Option<TimeControl>) -> Option<(UserId, TimeControl, bool, String)> {
+        let taken = {
+            let mut reg = self.reg();
+            let i = reg.seeks.iter().position(|s| {
+                &s.owner != user
+                    && id.is_none_or(|id| &s.id == id)
+                    && tc.is_none_or(|tc| s.tc == tc && s.rules == "standard")
+            })?;
+            let s = reg.seeks.remove(i);
+            Some((s.owner, s.tc, s.rated, s.rules))
+        };
+        self.publish_seeks();
+        taken
+    }
+
+    /// Creates a private challenge.
+    pub fn open_challenge(&self, user: &UserId, tc: TimeControl, rated: bool, color: ColorChoice) -> SeekId {
+        let id = SeekId::random();
+        let mut reg = self.reg();
+        if reg.challenges.len() > 10_000 {
+            reg.challenges.clear();
+        }
+        reg.challenges.insert(
+            id.clone(),
+            Challenge {
+                owner: user.clone(),
+                tc,
+                rated,
+                color,
+            },
+        );
+        id
+    }
+
+    /// Takes a challenge to start it: (owner, tc, rated, the owner's colour).
+    pub fn take_challenge(&self, user: &UserId, id: &SeekId) -> Result<(UserId, TimeControl, bool, Color), &'static str> {
+        let mut reg = self.reg();
+        match reg.challenges.get(id) {
+            None => Err("no such challenge"),
+            Some(c) if &c.owner == user => Err("you cannot accept your own challenge"),
+            Some(_) => {
+                let c = reg.challenges.remove(id).ok_or("no such challenge")?;
+                Ok((c.owner, c.tc, c.rated, c.color.pick()))
+            }
+        }
+    }
+}
+
+/// The name of a colour (re-exported for the API modules).
+pub fn color_str(c: Color) -> &'static str {
+    color_name(c)
+}

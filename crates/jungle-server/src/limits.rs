@@ -1,0 +1,138 @@
+//! Per-address limits: open WebSockets and account requests, and the per-connection message
+//! rate (a token bucket on the injected clock).
+
+use crate::clock::SharedClock;
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Mutex;
+
+/// The client's address (unspecified when the server runs without connect info, as in tests
+/// that call the router directly).
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
+        ))
+    }
+}
+
+/// A token bucket: `rate` tokens per `per_ms`, holding at most `rate`.
+#[derive(Debug, Clone)]
+pub struct Bucket {
+    tokens: f64,
+    last_ms: i64,
+    rate: f64,
+    per_ms: f64,
+}
+
+impl Bucket {
+    /// A full bucket.
+    pub fn new(rate: u32, per_ms: i64, now: i64) -> Bucket {
+        Bucket {
+            tokens: f64::from(rate),
+            last_ms: now,
+            rate: f64::from(rate),
+            per_ms: per_ms as f64,
+        }
+    }
+
+    /// Takes a token if there is one.
+    pub fn take(&mut self, now: i64) -> bool {
+        let dt = (now - self.last_ms).max(0) as f64;
+        self.last_ms = now;
+        self.tokens = (self.tokens + dt * self.rate / self.per_ms).min(self.rate);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[derive(Default)]
+struct PerAddr {
+    sockets: usize,
+    auth: Option<Bucket>,
+}
+
+/// Limits per client address.
+pub struct AddrLimits {
+    auth_per_min: u32,
+    clock: SharedClock,
+    map: Mutex<HashMap<IpAddr, PerAddr>>,
+}
+
+impl AddrLimits {
+    /// Limits allowing `auth_per_min` account requests per address per minute (0 = unlimited).
+    pub fn new(auth_per_min: u32, clock: SharedClock) -> AddrLimits {
+        AddrLimits {
+            auth_per_min,
+            clock,
+            map: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, PerAddr>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether an account request from `ip` may go ahead now.
+    pub fn allow_auth(&self, ip: IpAddr) -> bool {
+        if self.auth_per_min == 0 {
+            return true;
+        }
+        let now = self.clock.now_ms();
+        let mut map = self.map();
+        let e = map.entry(ip).or_default();
+        e.auth
+            .get_or_insert_with(|| Bucket::new(self.auth_per_min, 60_000, now))
+            .take(now)
+    }
+
+    /// Counts a new WebSocket from `ip`; false (and not counted) when it has `max` already.
+    pub fn open_socket(&self, ip: IpAddr, max: usize) -> bool {
+        let mut map = self.map();
+        let e = map.entry(ip).or_default();
+        if e.sockets >= max {
+            return false;
+        }
+        e.sockets += 1;
+        true
+    }
+
+    /// A WebSocket from `ip` closed.
+    pub fn close_socket(&self, ip: IpAddr) {
+        let mut map = self.map();
+        if let Some(e) = map.get_mut(&ip) {
+            e.sockets = e.sockets.saturating_sub(1);
+            if e.sockets == 0 && e.auth.is_none() {
+                map.remove(&ip);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bucket_refills_with_time() {
+        let mut b = Bucket::new(2, 1000, 0);
+        assert!(b.take(0));
+        assert!(b.take(0));
+        assert!(!b.take(0));
+        assert!(!b.take(400));
+        assert!(b.take(500));
+    }
+}

@@ -1,0 +1,1 @@
+//! The load tool (`jungle loadtest`): bot players over real WebSockets on loopback.

@@ -1,0 +1,101 @@
+//! Server facts: health, the level table, time-control presets, and position analysis.
+
+use crate::error::ApiError;
+use crate::AppState;
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use jungle::{Game, Jfen, Move, MoveText, Rules};
+use serde::Deserialize;
+use serde_json::json;
+use std::time::Duration;
+
+/// The routes of this module.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/health", get(health))
+        .route("/api/levels", get(levels))
+        .route("/api/presets", get(presets))
+        .route("/api/analyze", post(analyze))
+}
+
+async fn health(State(state): State<AppState>) -> Result<Response, ApiError> {
+    state.hub.store().ping().await?;
+    Ok(Json(json!({"status": "ok"})).into_response())
+}
+
+async fn levels(State(state): State<AppState>) -> Response {
+    Json(json!({"levels": state.hub.store().levels().rows()})).into_response()
+}
+
+async fn presets() -> Response {
+    let list: Vec<_> = crate::wire::presets()
+        .into_iter()
+        .map(|(id, tc)| json!({"id": id, "tc": tc}))
+        .collect();
+    Json(json!({ "presets": list })).into_response()
+}
+
+/// `POST /api/analyze` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    /// Start position (JFEN); the standard start when absent.
+    pub fen: Option<String>,
+    /// Moves from there (coordinate or SAN-like), at most 1000.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// Rule set.
+    pub rules: Option<String>,
+    /// Thinking time in ms (10–5000, default 500).
+    pub ms: Option<u64>,
+}
+
+async fn analyze(State(state): State<AppState>, body: axum::body::Bytes) -> Result<Response, ApiError> {
+    let req: AnalyzeRequest = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::BadRequest(format!("bad JSON: {e}")))?;
+    let rules: Rules = match &req.rules {
+        None => Rules::STANDARD,
+        Some(r) => r.parse().map_err(|e| ApiError::BadRequest(format!("{e}")))?,
+    };
+    let start = match &req.fen {
+        None => jungle::Position::start(rules),
+        Some(f) => Jfen::parse_position(f, rules).map_err(|e| ApiError::BadRequest(e.to_string()))?,
+    };
+    if req.moves.len() > 1000 {
+        return Err(ApiError::BadRequest("at most 1000 moves".into()));
+    }
+    let mut game = Game::from_position(start);
+    for (i, t) in req.moves.iter().enumerate() {
+        let text: MoveText = t
+            .parse()
+            .map_err(|e: jungle::ParseMoveError| ApiError::BadRequest(format!("move {}: {e}", i + 1)))?;
+        let m = if text == MoveText::Pass {
+            Move::PASS
+        } else {
+            text.to_move(game.position())
+                .map_err(|e| ApiError::BadRequest(format!("move {}: {e}", i + 1)))?
+        };
+        game.play(m)
+            .map_err(|e| ApiError::BadRequest(format!("move {}: {e}", i + 1)))?;
+    }
+    let ms = req.ms.unwrap_or(500).clamp(10, 5000);
+    let a = state
+        .hub
+        .ai()
+        .analyze(game, Duration::from_millis(ms))
+        .await
+        .ok_or_else(|| ApiError::Internal("analysis failed".into()))?;
+    let score = match (a.cp, a.den) {
+        (_, Some(d)) => json!({"den": d}),
+        (cp, None) => json!({"cp": cp.unwrap_or(0)}),
+    };
+    Ok(Json(json!({
+        "score": score,
+        "depth": a.depth,
+        "pv": a.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "best": a.best.map(|m| m.to_string()),
+    }))
+    .into_response())
+}

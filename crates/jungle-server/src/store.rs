@@ -1,0 +1,582 @@
+//! Persistence: accounts, sessions, games and every acknowledged ply, in SQLite (default, WAL)
+//! or PostgreSQL through one portable schema (`migrations/`) and `sqlx::Any`. All SQL is
+//! parameterised; no query is built from user text.
+
+use crate::ids::{GameId, UserId};
+use crate::scoring::{LevelTable, Rating, START_COINS};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+use std::sync::Arc;
+
+/// A store failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The name is already taken.
+    #[error("that name is taken")]
+    NameTaken,
+    /// The database failed.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    /// A migration failed.
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// Stored data that cannot be read back.
+    #[error("corrupt stored data: {0}")]
+    Corrupt(String),
+}
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// An account as the API shows it (no password hash, ever).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct User {
+    /// Its id.
+    pub id: UserId,
+    /// Display and login name.
+    pub name: String,
+    /// A guest account (no password; games never change scores).
+    pub guest: bool,
+    /// Score (积分).
+    pub score: i64,
+    /// Level from the score (级别).
+    pub level: i64,
+    /// Coins (金币).
+    pub coins: i64,
+    /// Glicko-2 rating.
+    pub rating: f64,
+    /// Glicko-2 deviation.
+    pub rd: f64,
+    /// Glicko-2 volatility (internal).
+    #[serde(skip)]
+    pub vol: f64,
+    /// Finished games (aborted ones not counted).
+    pub games: i64,
+    /// Wins.
+    pub wins: i64,
+    /// Losses.
+    pub losses: i64,
+    /// Draws.
+    pub draws: i64,
+    /// Losses by not coming back after a dropped connection (断线次数).
+    pub disconnects: i64,
+    /// Losses by leaving on purpose (逃跑).
+    pub escapes: i64,
+}
+
+impl User {
+    /// The Glicko-2 rating.
+    pub fn glicko(&self) -> Rating {
+        Rating {
+            rating: self.rating,
+            rd: self.rd,
+            vol: self.vol,
+        }
+    }
+}
+
+/// The time control of a game, in milliseconds (0 = none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TcMs {
+    /// Game clock per player.
+    pub clock_ms: i64,
+    /// Fischer increment.
+    pub inc_ms: i64,
+    /// Per-move limit.
+    pub move_ms: i64,
+}
+
+/// A game as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameRow {
+    /// Id.
+    pub id: GameId,
+    /// Red's account (None for an AI seat).
+    pub red_user: Option<UserId>,
+    /// Blue's account.
+    pub blue_user: Option<UserId>,
+    /// Red's AI level, for an AI seat.
+    pub red_ai: Option<u8>,
+    /// Blue's AI level.
+    pub blue_ai: Option<u8>,
+    /// One account holds both seats.
+    pub hotseat: bool,
+    /// Rated.
+    pub rated: bool,
+    /// Time control.
+    pub tc: TcMs,
+    /// Rule set (RULES §9).
+    pub rules: String,
+    /// Start position (JFEN).
+    pub start_fen: String,
+    /// `live` or `finished`.
+    pub status: String,
+    /// `red`, `blue` or None.
+    pub winner: Option<String>,
+    /// Why it ended.
+    pub reason: Option<String>,
+    /// Plies played (kept up to date when the game ends).
+    pub plies: i64,
+    /// Start time, ms since the epoch.
+    pub started_at: i64,
+    /// End time.
+    pub ended_at: Option<i64>,
+    /// The score changes at the end (JSON).
+    pub changes: Option<String>,
+}
+
+/// One acknowledged ply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlyRow {
+    /// Ply number from 0.
+    pub ply: i64,
+    /// Coordinate move or `--`.
+    pub mv: String,
+    /// The server passed for a player who ran out of per-move time.
+    pub timeout: bool,
+    /// Red's game clock after the ply.
+    pub red_ms: i64,
+    /// Blue's game clock after the ply.
+    pub blue_ms: i64,
+    /// When it was played.
+    pub at: i64,
+}
+
+/// The store: a connection pool plus the level table used to show levels.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    levels: Arc<LevelTable>,
+    finish_lock: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// The hex SHA-256 of a session token: only this is stored.
+fn token_hash(token: &str) -> String {
+    let d = Sha256::digest(token.as_bytes());
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+const USER_COLS: &str = "id, name, guest, score, coins, rating, rd, vol, games, wins, losses, draws, disconnects, escapes";
+const GAME_COLS: &str = "id, red_user, blue_user, red_ai, blue_ai, hotseat, rated, clock_ms, inc_ms, move_ms, rules, start_fen, status, winner, reason, plies, started_at, ended_at, changes";
+
+fn parse_id<T: std::str::FromStr>(s: String) -> Result<T> {
+    s.parse()
+        .map_err(|_| StoreError::Corrupt(format!("bad id {s}")))
+}
+
+impl Store {
+    /// Connects to `url` (`sqlite://…` or `postgres://…`), turns on WAL for SQLite and runs the
+    /// migrations.
+    pub async fn connect(url: &str, levels: Arc<LevelTable>) -> Result<Store> {
+        sqlx::any::install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 16 })
+            .connect(url)
+            .await?;
+        if sqlite {
+            sqlx::query("PRAGMA journal_mode=WAL").execute(&pool).await?;
+        }
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Store {
+            pool,
+            levels,
+            finish_lock: Arc::new(tokio::sync::Mutex::new(())),
+        })
+    }
+
+    /// The level table.
+    pub fn levels(&self) -> &LevelTable {
+        &self.levels
+    }
+
+    /// Whether the database answers.
+    pub async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Closes the pool.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    fn user_from_row(&self, r: &AnyRow) -> Result<User> {
+        let score: i64 = r.try_get("score")?;
+        Ok(User {
+            id: parse_id(r.try_get("id")?)?,
+            name: r.try_get("name")?,
+            guest: r.try_get::<i64, _>("guest")? != 0,
+            score,
+            level: self.levels.level_of(score),
+            coins: r.try_get("coins")?,
+            rating: r.try_get("rating")?,
+            rd: r.try_get("rd")?,
+            vol: r.try_get("vol")?,
+            games: r.try_get("games")?,
+            wins: r.try_get("wins")?,
+            losses: r.try_get("losses")?,
+            draws: r.try_get("draws")?,
+            disconnects: r.try_get("disconnects")?,
+            escapes: r.try_get("escapes")?,
+        })
+    }
+
+    /// Creates an account (a guest when `password_hash` is None).
+    pub async fn create_user(
+        &self,
+        name: &str,
+        password_hash: Option<&str>,
+        now: i64,
+    ) -> Result<User> {
+        let id = UserId::random();
+        let start = Rating::default();
+        let res = sqlx::query(
+            "INSERT INTO users (id, name, name_key, password_hash, guest, score, coins, rating, rd, vol, games, wins, losses, draws, disconnects, escapes, created_at)
+             VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $9, 0, 0, 0, 0, 0, 0, $10)",
+        )
+        .bind(id.as_str())
+        .bind(name)
+        .bind(name.to_lowercase())
+        .bind(password_hash)
+        .bind(i64::from(password_hash.is_none()))
+        .bind(START_COINS)
+        .bind(start.rating)
+        .bind(start.rd)
+        .bind(start.vol)
+        .bind(now)
+        .execute(&self.pool)
+        .await;
+        match res {
+            Err(e) if is_unique_violation(&e) => return Err(StoreError::NameTaken),
+            Err(e) => return Err(e.into()),
+            Ok(_) => {}
+        }
+        self.user(&id)
+            .await?
+            .ok_or_else(|| StoreError::Corrupt("new user vanished".into()))
+    }
+
+    /// Turns a guest into a registered account (keeping its id, so its history stays).
+    pub async fn register_guest(&self, id: &UserId, name: &str, password_hash: &str) -> Result<User> {
+        let res = sqlx::query(
+            "UPDATE users SET name = $1, name_key = $2, password_hash = $3, guest = 0 WHERE id = $4 AND guest = 1",
+        )
+        .bind(name)
+        .bind(name.to_lowercase())
+        .bind(password_hash)
+        .bind(id.as_str())
+        .execute(&self.pool)
+        .await;
+        match res {
+            Err(e) if is_unique_violation(&e) => return Err(StoreError::NameTaken),
+            Err(e) => return Err(e.into()),
+            Ok(_) => {}
+        }
+        self.user(id)
+            .await?
+            .ok_or_else(|| StoreError::Corrupt("registered user vanished".into()))
+    }
+
+    /// An account by id.
+    pub async fn user(&self, id: &UserId) -> Result<Option<User>> {
+        let q = format!("SELECT {USER_COLS} FROM users WHERE id = $1");
+        let row = sqlx::query(&q).bind(id.as_str()).fetch_optional(&self.pool).await?;
+        row.map(|r| self.user_from_row(&r)).transpose()
+    }
+
+    /// An account by name (case-insensitive).
+    pub async fn user_by_name(&self, name: &str) -> Result<Option<User>> {
+        let q = format!("SELECT {USER_COLS} FROM users WHERE name_key = $1");
+        let row = sqlx::query(&q)
+            .bind(name.to_lowercase())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| self.user_from_row(&r)).transpose()
+    }
+
+    /// An account and its password hash, for logging in.
+    pub async fn login_lookup(&self, name: &str) -> Result<Option<(User, Option<String>)>> {
+        let q = format!("SELECT {USER_COLS}, password_hash FROM users WHERE name_key = $1");
+        let row = sqlx::query(&q)
+            .bind(name.to_lowercase())
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            None => Ok(None),
+            Some(r) => Ok(Some((self.user_from_row(&r)?, r.try_get("password_hash")?))),
+        }
+    }
+
+    /// The best scores (registered accounts only).
+    pub async fn leaderboard(&self, limit: i64) -> Result<Vec<User>> {
+        let q = format!(
+            "SELECT {USER_COLS} FROM users WHERE guest = 0 ORDER BY score DESC, rating DESC, name ASC LIMIT $1"
+        );
+        let rows = sqlx::query(&q).bind(limit).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| self.user_from_row(r)).collect()
+    }
+
+    /// Stores a session for `user`.
+    pub async fn create_session(&self, token: &str, user: &UserId, now: i64) -> Result<()> {
+        sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at) VALUES ($1, $2, $3)")
+            .bind(token_hash(token))
+            .bind(user.as_str())
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The account of a session token.
+    pub async fn session_user(&self, token: &str) -> Result<Option<User>> {
+        let q = format!(
+            "SELECT {} FROM users u JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1",
+            USER_COLS
+                .split(", ")
+                .map(|c| format!("u.{c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let row = sqlx::query(&q)
+            .bind(token_hash(token))
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| self.user_from_row(&r)).transpose()
+    }
+
+    /// Ends one session.
+    pub async fn delete_session(&self, token: &str) -> Result<()> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash(token))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends every session of an account.
+    pub async fn delete_sessions(&self, user: &UserId) -> Result<()> {
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Stores a new live game.
+    pub async fn insert_game(&self, g: &GameRow) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO games (id, red_user, blue_user, red_ai, blue_ai, hotseat, rated, clock_ms, inc_ms, move_ms, rules, start_fen, status, winner, reason, plies, started_at, ended_at, changes)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, NULL, 0, $14, NULL, NULL)",
+        )
+        .bind(g.id.as_str())
+        .bind(g.red_user.as_ref().map(|u| u.as_str().to_string()))
+        .bind(g.blue_user.as_ref().map(|u| u.as_str().to_string()))
+        .bind(g.red_ai.map(i64::from))
+        .bind(g.blue_ai.map(i64::from))
+        .bind(i64::from(g.hotseat))
+        .bind(i64::from(g.rated))
+        .bind(g.tc.clock_ms)
+        .bind(g.tc.inc_ms)
+        .bind(g.tc.move_ms)
+        .bind(&g.rules)
+        .bind(&g.start_fen)
+        .bind(&g.status)
+        .bind(g.started_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Makes one ply durable (called before the ply is acknowledged).
+    pub async fn append_ply(&self, game: &GameId, p: &PlyRow) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, mv, timeout, red_ms, blue_ms, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(game.as_str())
+        .bind(p.ply)
+        .bind(&p.mv)
+        .bind(i64::from(p.timeout))
+        .bind(p.red_ms)
+        .bind(p.blue_ms)
+        .bind(p.at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Removes the plies from `from_ply` on (a takeback).
+    pub async fn truncate_plies(&self, game: &GameId, from_ply: i64) -> Result<()> {
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+            .bind(game.as_str())
+            .bind(from_ply)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends a game: in one transaction, stores the result and the players' new standings, as
+    /// computed by `update` from their standings read under the store's finish lock (so two games
+    /// ending at once cannot lose an update).
+    #[allow(clippy::too_many_arguments)]
+    pub async fn finish_game<F>(
+        &self,
+        game: &GameId,
+        players: [Option<UserId>; 2],
+        winner: Option<&str>,
+        reason: &str,
+        plies: i64,
+        ended_at: i64,
+        update: F,
+    ) -> Result<[Option<(User, User)>; 2]>
+    where
+        F: FnOnce([Option<User>; 2]) -> [Option<User>; 2],
+    {
+        let _guard = self.finish_lock.lock().await;
+        let mut before: [Option<User>; 2] = [None, None];
+        for (i, p) in players.iter().enumerate() {
+            if let Some(id) = p {
+                before[i] = self.user(id).await?;
+            }
+        }
+        let after = update(before.clone());
+        let changed: [Option<(User, User)>; 2] = [0, 1].map(|i| match (&before[i], &after[i]) {
+            (Some(b), Some(a)) => Some((b.clone(), a.clone())),
+            _ => None,
+        });
+        let changes_json = serde_json::to_string(
+            &changed
+                .iter()
+                .map(|c| c.as_ref().map(|(b, a)| crate::game::Change::between(b, a)))
+                .collect::<Vec<_>>(),
+        )
+        .unwrap_or_default();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE games SET status = 'finished', winner = $1, reason = $2, plies = $3, ended_at = $4, changes = $5 WHERE id = $6",
+        )
+        .bind(winner)
+        .bind(reason)
+        .bind(plies)
+        .bind(ended_at)
+        .bind(changes_json)
+        .bind(game.as_str())
+        .execute(&mut *tx)
+        .await?;
+        for (_, a) in changed.iter().flatten() {
+            sqlx::query(
+                "UPDATE users SET score = $1, coins = $2, rating = $3, rd = $4, vol = $5, games = $6, wins = $7, losses = $8, draws = $9, disconnects = $10, escapes = $11 WHERE id = $12",
+            )
+            .bind(a.score)
+            .bind(a.coins)
+            .bind(a.rating)
+            .bind(a.rd)
+            .bind(a.vol)
+            .bind(a.games)
+            .bind(a.wins)
+            .bind(a.losses)
+            .bind(a.draws)
+            .bind(a.disconnects)
+            .bind(a.escapes)
+            .bind(a.id.as_str())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(changed)
+    }
+
+    fn game_from_row(r: &AnyRow) -> Result<GameRow> {
+        let opt_id = |v: Option<String>| -> Result<Option<UserId>> { v.map(parse_id).transpose() };
+        Ok(GameRow {
+            id: parse_id(r.try_get("id")?)?,
+            red_user: opt_id(r.try_get("red_user")?)?,
+            blue_user: opt_id(r.try_get("blue_user")?)?,
+            red_ai: r.try_get::<Option<i64>, _>("red_ai")?.map(|v| v as u8),
+            blue_ai: r.try_get::<Option<i64>, _>("blue_ai")?.map(|v| v as u8),
+            hotseat: r.try_get::<i64, _>("hotseat")? != 0,
+            rated: r.try_get::<i64, _>("rated")? != 0,
+            tc: TcMs {
+                clock_ms: r.try_get("clock_ms")?,
+                inc_ms: r.try_get("inc_ms")?,
+                move_ms: r.try_get("move_ms")?,
+            },
+            rules: r.try_get("rules")?,
+            start_fen: r.try_get("start_fen")?,
+            status: r.try_get("status")?,
+            winner: r.try_get("winner")?,
+            reason: r.try_get("reason")?,
+            plies: r.try_get("plies")?,
+            started_at: r.try_get("started_at")?,
+            ended_at: r.try_get("ended_at")?,
+            changes: r.try_get("changes")?,
+        })
+    }
+
+    /// A game by id.
+    pub async fn game(&self, id: &GameId) -> Result<Option<GameRow>> {
+        let q = format!("SELECT {GAME_COLS} FROM games WHERE id = $1");
+        let row = sqlx::query(&q).bind(id.as_str()).fetch_optional(&self.pool).await?;
+        row.map(|r| Self::game_from_row(&r)).transpose()
+    }
+
+    /// The plies of a game, in order.
+    pub async fn plies(&self, id: &GameId) -> Result<Vec<PlyRow>> {
+        let rows = sqlx::query(
+            "SELECT ply, mv, timeout, red_ms, blue_ms, at FROM moves WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(id.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(PlyRow {
+                    ply: r.try_get("ply")?,
+                    mv: r.try_get("mv")?,
+                    timeout: r.try_get::<i64, _>("timeout")? != 0,
+                    red_ms: r.try_get("red_ms")?,
+                    blue_ms: r.try_get("blue_ms")?,
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Every live game (to resume them after a restart).
+    pub async fn live_games(&self) -> Result<Vec<GameRow>> {
+        let q = format!("SELECT {GAME_COLS} FROM games WHERE status = 'live' ORDER BY started_at");
+        let rows = sqlx::query(&q).fetch_all(&self.pool).await?;
+        rows.iter().map(Self::game_from_row).collect()
+    }
+
+    /// A player's games, newest first, before the game `before` (by start time) if given.
+    pub async fn user_games(
+        &self,
+        user: &UserId,
+        before: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<GameRow>> {
+        let q = format!(
+            "SELECT {GAME_COLS} FROM games WHERE (red_user = $1 OR blue_user = $1) AND started_at < $2 ORDER BY started_at DESC, id DESC LIMIT $3"
+        );
+        let rows = sqlx::query(&q)
+            .bind(user.as_str())
+            .bind(before.unwrap_or(i64::MAX))
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(Self::game_from_row).collect()
+    }
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(d) => {
+            d.is_unique_violation()
+                || d.message().contains("UNIQUE")
+                || d.message().contains("duplicate key")
+        }
+        _ => false,
+    }
+}

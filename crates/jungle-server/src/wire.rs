@@ -1,0 +1,336 @@
+//! The JSON shapes of doc/protocol.md (Server API): client messages, server messages and the
+//! objects inside them.
+
+use crate::ids::{GameId, SeekId};
+use jungle::Color;
+use serde::{Deserialize, Serialize};
+
+/// The name of a colour on the wire.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "red",
+        Color::Blue => "blue",
+    }
+}
+
+/// A time control in seconds (0 = none), as sent by clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeControl {
+    /// Game clock per player (局时), seconds.
+    pub clock_s: u32,
+    /// Fischer increment, seconds.
+    #[serde(default)]
+    pub inc_s: u32,
+    /// Per-move limit (步时), seconds.
+    #[serde(default)]
+    pub move_s: u32,
+}
+
+impl TimeControl {
+    /// Checks the bounds: clock ≤ 3 h, increment ≤ 60 s, per-move limit ≤ 10 min.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.clock_s > 3 * 3600 {
+            return Err("clock_s must be at most 10800".into());
+        }
+        if self.inc_s > 60 {
+            return Err("inc_s must be at most 60".into());
+        }
+        if self.move_s > 600 {
+            return Err("move_s must be at most 600".into());
+        }
+        if self.clock_s == 0 && self.inc_s > 0 {
+            return Err("an increment needs a game clock".into());
+        }
+        Ok(())
+    }
+
+    /// In milliseconds.
+    pub fn to_ms(self) -> crate::store::TcMs {
+        crate::store::TcMs {
+            clock_ms: i64::from(self.clock_s) * 1000,
+            inc_ms: i64::from(self.inc_s) * 1000,
+            move_ms: i64::from(self.move_s) * 1000,
+        }
+    }
+
+    /// From milliseconds.
+    pub fn from_ms(tc: crate::store::TcMs) -> TimeControl {
+        TimeControl {
+            clock_s: (tc.clock_ms / 1000) as u32,
+            inc_s: (tc.inc_ms / 1000) as u32,
+            move_s: (tc.move_ms / 1000) as u32,
+        }
+    }
+
+    /// The `[TimeControl]` tag of a record: `600+5/60`.
+    pub fn tag(self) -> String {
+        format!("{}+{}/{}", self.clock_s, self.inc_s, self.move_s)
+    }
+}
+
+/// The named time controls of `GET /api/presets`.
+pub fn presets() -> Vec<(&'static str, TimeControl)> {
+    let tc = |clock_s, inc_s, move_s| TimeControl {
+        clock_s,
+        inc_s,
+        move_s,
+    };
+    vec![
+        ("bullet", tc(60, 1, 15)),
+        ("blitz", tc(300, 3, 30)),
+        ("rapid", tc(600, 5, 60)),
+        ("classical", tc(1800, 10, 120)),
+        ("untimed", tc(0, 0, 0)),
+    ]
+}
+
+/// A colour choice for challenges and AI games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    /// Red (moves first).
+    Red,
+    /// Blue.
+    Blue,
+    /// Chosen at random.
+    #[default]
+    Random,
+}
+
+impl ColorChoice {
+    /// The colour, drawing one for `Random`.
+    pub fn pick(self) -> Color {
+        match self {
+            ColorChoice::Red => Color::Red,
+            ColorChoice::Blue => Color::Blue,
+            ColorChoice::Random => {
+                if rand::random::<bool>() {
+                    Color::Red
+                } else {
+                    Color::Blue
+                }
+            }
+        }
+    }
+}
+
+/// A message from a client (field `t`). Unknown fields are refused.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum ClientMsg {
+    Ping,
+    Lobby,
+    Seek {
+        tc: TimeControl,
+        rated: bool,
+        #[serde(default)]
+        rules: Option<String>,
+    },
+    CancelSeek {
+        id: SeekId,
+    },
+    AcceptSeek {
+        id: SeekId,
+    },
+    Quick {
+        tc: TimeControl,
+    },
+    Challenge {
+        tc: TimeControl,
+        rated: bool,
+        #[serde(default)]
+        color: Option<ColorChoice>,
+    },
+    AcceptChallenge {
+        id: SeekId,
+    },
+    PlayAi {
+        level: u8,
+        #[serde(default)]
+        color: Option<ColorChoice>,
+        #[serde(default)]
+        tc: Option<TimeControl>,
+    },
+    PlayHotseat {
+        #[serde(default)]
+        tc: Option<TimeControl>,
+        #[serde(default)]
+        rules: Option<String>,
+    },
+    Watch {
+        game: GameId,
+    },
+    Unwatch {
+        game: GameId,
+    },
+    Move {
+        game: GameId,
+        ply: u32,
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    DrawOffer {
+        game: GameId,
+    },
+    DrawAccept {
+        game: GameId,
+    },
+    DrawDecline {
+        game: GameId,
+    },
+    Resign {
+        game: GameId,
+    },
+    Abort {
+        game: GameId,
+    },
+    Leave {
+        game: GameId,
+    },
+    Takeback {
+        game: GameId,
+    },
+    Rematch {
+        game: GameId,
+    },
+}
+
+/// A player as shown in a game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerInfo {
+    /// Name (for an AI seat, `AI level N`).
+    pub name: String,
+    /// The AI level of an AI seat.
+    pub ai_level: Option<u8>,
+    /// Glicko-2 rating at the start of the game.
+    pub rating: f64,
+    /// Level at the start of the game.
+    pub level: i64,
+    /// A guest account.
+    pub guest: bool,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameResult {
+    /// `red`, `blue` or null for a draw/abort.
+    pub winner: Option<&'static str>,
+    /// Why (see doc/protocol.md).
+    pub reason: String,
+}
+
+/// The clocks at the moment of sending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Clocks {
+    /// Red's game clock (ms); null without a game clock.
+    pub red_ms: Option<i64>,
+    /// Blue's game clock.
+    pub blue_ms: Option<i64>,
+    /// Per-move time left to the side to move; null without a limit.
+    pub move_ms: Option<i64>,
+    /// Whose clock runs.
+    pub running: Option<&'static str>,
+}
+
+/// A pair of values by colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RedBlue<T> {
+    /// Red's.
+    pub red: T,
+    /// Blue's.
+    pub blue: T,
+}
+
+/// One played ply.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveEntry {
+    /// Coordinate form.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// SAN-like form.
+    pub san: String,
+}
+
+/// The full state of a game (`game` message, `GET /api/games/{id}`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[allow(missing_docs)]
+pub struct GameState {
+    pub id: GameId,
+    pub red: PlayerInfo,
+    pub blue: PlayerInfo,
+    pub you: Option<&'static str>,
+    pub rated: bool,
+    pub tc: TimeControl,
+    pub rules: String,
+    pub start_fen: String,
+    pub moves: Vec<MoveEntry>,
+    pub ply: usize,
+    pub turn: &'static str,
+    pub fen: String,
+    pub legal: Vec<String>,
+    pub clocks: Clocks,
+    pub timeouts: RedBlue<u32>,
+    pub status: &'static str,
+    pub result: Option<GameResult>,
+    pub draw_offer: Option<&'static str>,
+    pub presence: RedBlue<bool>,
+}
+
+/// An error message to a WebSocket client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WsError {
+    /// The code of doc/protocol.md.
+    pub code: &'static str,
+    /// English text for people.
+    pub message: String,
+}
+
+impl WsError {
+    /// An error with a code and message.
+    pub fn new(code: &'static str, message: impl Into<String>) -> WsError {
+        WsError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The JSON of this error, answering a message of type `re`.
+    pub fn to_json(&self, re: &str) -> String {
+        serde_json::json!({"t": "error", "code": self.code, "message": self.message, "re": re})
+            .to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_are_strict() {
+        let m: ClientMsg =
+            serde_json::from_str(r#"{"t":"move","game":"abc","ply":3,"move":"g3g4"}"#).unwrap();
+        assert!(matches!(m, ClientMsg::Move { ply: 3, .. }));
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"t":"move","game":"abc","ply":3,"move":"g3g4","x":1}"#).is_err());
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"t":"nope"}"#).is_err());
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"t":"ping","extra":true}"#).is_err());
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"t":"move","game":"a/b","ply":3,"move":"g3g4"}"#).is_err());
+        let s: ClientMsg = serde_json::from_str(
+            r#"{"t":"seek","tc":{"clock_s":300,"inc_s":3,"move_s":30},"rated":true}"#,
+        )
+        .unwrap();
+        assert!(matches!(s, ClientMsg::Seek { rated: true, .. }));
+    }
+
+    #[test]
+    fn time_controls_are_bounded() {
+        let tc = |c, i, m| TimeControl { clock_s: c, inc_s: i, move_s: m };
+        assert!(tc(600, 5, 60).validate().is_ok());
+        assert!(tc(0, 0, 0).validate().is_ok());
+        assert!(tc(100_000, 0, 0).validate().is_err());
+        assert!(tc(0, 5, 0).validate().is_err());
+        assert_eq!(tc(600, 5, 60).tag(), "600+5/60");
+        assert_eq!(TimeControl::from_ms(tc(600, 5, 60).to_ms()), tc(600, 5, 60));
+    }
+}
