@@ -1,12 +1,152 @@
-//! Placeholder: replaced by the owner of this subsystem.
+//! `jungle play`: the full-screen terminal client (the `jungle-tui` library).
 
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use jungle::{Color, Jfen, Position, Rules};
+use jungle_tui::proto::{send, TimeControl};
+use jungle_tui::{Config, Glyphs, Lang, Opponent, Server};
 use std::process::ExitCode;
 
-/// Arguments (none yet).
-#[derive(clap::Args)]
-pub struct PlayArgs {}
+/// A side, as given on the command line.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Side {
+    /// Red moves first, from the bottom.
+    Red,
+    /// Blue moves second, from the top.
+    Blue,
+}
 
-/// Not built yet.
-pub fn play(_a: PlayArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not built yet")
+/// How animals are drawn.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GlyphArg {
+    /// Letters: uppercase Red, lowercase Blue (E L T P D W C R).
+    Letters,
+    /// Chinese characters (象 狮 虎 豹 狗 狼 猫 鼠).
+    Chinese,
+}
+
+/// Arguments of `jungle play`.
+///
+/// Keys in the game: arrow keys move the cursor, Enter picks an animal and then its
+/// destination (legal ones are highlighted); or type a move such as `g3g4` or `Rg4` and press
+/// Enter. `u` undo, `v` flip the board, `n` new game, `s` save and `o` open a game record,
+/// Tab letters/Chinese characters, `?` help, `q` or Ctrl-C quit. Online: `=` offer or accept a
+/// draw, `!` twice resigns, `n` rematch once the game is over.
+#[derive(Args)]
+#[command(
+    after_help = "Examples:\n  jungle play                      you (Red) against the AI at level 3\n  \
+jungle play --level 7 --color blue\n  jungle play --hotseat            two people at one keyboard\n  \
+jungle play --server http://127.0.0.1:8080            an online game against the next player\n  \
+jungle play --server http://127.0.0.1:8080 --level 5  an online game against the server's AI"
+)]
+pub struct PlayArgs {
+    /// Play the AI at this level, 1 (beginner) to 10 (strongest). Default 3. With --server,
+    /// plays the server's AI instead of waiting for a person.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    level: Option<u8>,
+    /// Your colour against the AI (Red moves first).
+    #[arg(long, value_enum, default_value = "red")]
+    color: Side,
+    /// Two people at the same keyboard, taking turns (no AI).
+    #[arg(long)]
+    hotseat: bool,
+    /// Rule set: `standard` or deviations like `wolf_over_dog,no_7_3` (RULES §9).
+    #[arg(long, default_value = "standard")]
+    rules: String,
+    /// Start position as JFEN (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Play online on this server, e.g. `http://127.0.0.1:8080` (a guest account unless
+    /// --name is given).
+    #[arg(long)]
+    server: Option<String>,
+    /// Online account name (the password comes from --password or JUNGLE_PASSWORD).
+    #[arg(long, requires = "server")]
+    name: Option<String>,
+    /// Online account password.
+    #[arg(long, env = "JUNGLE_PASSWORD", hide_env_values = true)]
+    password: Option<String>,
+    /// Online time control CLOCK+INCREMENT/PER-MOVE in seconds (0 = none).
+    #[arg(long, default_value = "600+0/60")]
+    tc: String,
+    /// Language of the screen: en, zh-Hans or zh-Hant (default: from LANG).
+    #[arg(long)]
+    lang: Option<String>,
+    /// Draw animals as letters or Chinese characters (default: characters for Chinese, else
+    /// letters). Tab switches while playing.
+    #[arg(long, value_enum)]
+    glyphs: Option<GlyphArg>,
+}
+
+fn color_of(s: Side) -> Color {
+    match s {
+        Side::Red => Color::Red,
+        Side::Blue => Color::Blue,
+    }
+}
+
+/// Runs `jungle play`.
+pub fn play(a: PlayArgs) -> Result<ExitCode> {
+    let lang = match &a.lang {
+        Some(l) => l.parse::<Lang>()?,
+        None => Lang::from_env(),
+    };
+    let rules: Rules = a.rules.parse().context("--rules")?;
+    let start = match &a.fen {
+        Some(f) => Jfen::parse_position(f, rules).context("--fen")?,
+        None => Position::start(rules),
+    };
+    if start.is_finished() {
+        bail!("--fen: the game is already over in this position");
+    }
+    let glyphs = match a.glyphs {
+        Some(GlyphArg::Letters) => Glyphs::Letters,
+        Some(GlyphArg::Chinese) => Glyphs::Chinese,
+        None if lang.is_chinese() => Glyphs::Chinese,
+        None => Glyphs::Letters,
+    };
+    let tc: TimeControl = a.tc.parse().map_err(anyhow::Error::msg)?;
+    let (opponent, server, online_start) = match &a.server {
+        Some(url) => {
+            if a.fen.is_some() {
+                bail!("--fen cannot be used with --server (the server sets up online games)");
+            }
+            let first = if a.hotseat {
+                send::play_hotseat(tc, &a.rules)
+            } else if let Some(level) = a.level {
+                send::play_ai(level, color_of(a.color).name(), tc)
+            } else {
+                send::quick(tc)
+            };
+            let login = match (&a.name, &a.password) {
+                (Some(n), Some(p)) => Some((n.clone(), p.clone())),
+                (Some(_), None) => bail!("--name needs a password: --password or JUNGLE_PASSWORD"),
+                _ => None,
+            };
+            let server = Server {
+                url: url.clone(),
+                login,
+            };
+            (Opponent::Online, Some(server), Some(first))
+        }
+        None if a.hotseat => (Opponent::Hotseat, None, None),
+        None => (
+            Opponent::Engine {
+                level: a.level.unwrap_or(3),
+                human: color_of(a.color),
+            },
+            None,
+            None,
+        ),
+    };
+    let config = Config {
+        lang,
+        glyphs,
+        start,
+        opponent,
+        online_start,
+        save_dir: std::env::current_dir().unwrap_or_default(),
+    };
+    jungle_tui::run(config, server, jungle_tui::default_ai())?;
+    Ok(ExitCode::SUCCESS)
 }

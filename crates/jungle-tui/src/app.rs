@@ -1,0 +1,1039 @@
+//! The client's state machine: keys, AI answers and server messages in, a new state and
+//! [`Command`]s out. It never touches the terminal, the network or a clock of its own, so every
+//! behaviour is tested by feeding it events.
+
+use crate::i18n::{color_name, reason_text, termination_text, Lang, Msg};
+use crate::proto::{send, Clocks, GameResult, GameState, Seat, ServerMsg, Side, Timeouts};
+use jungle::{Bitboard, Color, Game, GameRecord, Jfen, Move, MoveText, Position, Rules, Square};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// A key press, already decoded from the terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// A printable character.
+    Char(char),
+    /// Arrow up.
+    Up,
+    /// Arrow down.
+    Down,
+    /// Arrow left.
+    Left,
+    /// Arrow right.
+    Right,
+    /// Enter.
+    Enter,
+    /// Escape.
+    Esc,
+    /// Backspace.
+    Backspace,
+    /// Tab.
+    Tab,
+    /// Ctrl-C: quit at once.
+    CtrlC,
+}
+
+/// How animals are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Glyphs {
+    /// Letters, uppercase Red and lowercase Blue (`E`, `l`).
+    Letters,
+    /// Chinese characters (`象`, `狮`), two columns wide.
+    Chinese,
+}
+
+/// Who plays whom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opponent {
+    /// The local engine at `level` (1–10); the person plays `human`.
+    Engine {
+        /// 1–10.
+        level: u8,
+        /// The person's colour.
+        human: Color,
+    },
+    /// Two people at one keyboard.
+    Hotseat,
+    /// A game on a server; the seat comes from the server.
+    Online,
+}
+
+/// Everything the app needs to start.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Display language.
+    pub lang: Lang,
+    /// How animals are drawn at the start.
+    pub glyphs: Glyphs,
+    /// The start position (its rules included).
+    pub start: Position,
+    /// The opponent.
+    pub opponent: Opponent,
+    /// The first message sent once the server welcomes us when no live game is waiting
+    /// (online only), e.g. [`send::quick`].
+    pub online_start: Option<Value>,
+    /// Directory for saved games.
+    pub save_dir: PathBuf,
+}
+
+/// What the app asks its runtime to do.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Think on `game` at `level` and answer with [`Event::AiMove`] carrying `generation`.
+    Think {
+        /// Stale answers (after an undo or a new game) carry an older generation.
+        generation: u64,
+        /// The game to move in.
+        game: Box<Game>,
+        /// 1–10.
+        level: u8,
+    },
+    /// Send a message to the server.
+    Send(Value),
+    /// Leave the program.
+    Quit,
+}
+
+/// Something that happened.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// A key.
+    Key(Key),
+    /// The engine's answer.
+    AiMove {
+        /// The generation of the [`Command::Think`] answered.
+        generation: u64,
+        /// Its move, if it found one.
+        mv: Option<Move>,
+    },
+    /// A message from the server.
+    Server(ServerMsg),
+    /// The server connection ended, and why.
+    Disconnected(String),
+    /// Time passed (redraw clocks).
+    Tick,
+}
+
+/// A status line message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// The text, already in the display language.
+    pub text: String,
+    /// Whether it reports a problem.
+    pub error: bool,
+}
+
+/// A line being edited at the bottom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prompt {
+    /// The path to save to.
+    Save(String),
+    /// The path to load from.
+    Open(String),
+}
+
+/// The server side of an online game.
+#[derive(Debug, Clone, Default)]
+pub struct OnlineState {
+    /// The current game's id.
+    pub game_id: Option<Value>,
+    /// Our seat (none while spectating or before a game).
+    pub you: Option<Seat>,
+    /// Player names.
+    pub names: [String; 2],
+    /// AI levels of the seats.
+    pub ai_levels: [Option<u8>; 2],
+    /// The last clocks and when they arrived.
+    pub clocks: Option<(Clocks, Instant)>,
+    /// Timeouts.
+    pub timeouts: Timeouts,
+    /// The result, once over.
+    pub result: Option<GameResult>,
+    /// Who offers a draw.
+    pub draw_offer: Option<Side>,
+    /// Connection state of the seats.
+    pub presence: [bool; 2],
+    /// Connected and welcomed.
+    pub welcomed: bool,
+    /// Our seek is open and nobody has joined yet.
+    pub waiting: bool,
+    /// The connection ended.
+    pub disconnected: Option<String>,
+    /// `!` was pressed once.
+    pub resign_armed: bool,
+}
+
+/// The whole client state.
+#[derive(Debug, Clone)]
+pub struct App {
+    /// Display language.
+    pub lang: Lang,
+    /// How animals are drawn.
+    pub glyphs: Glyphs,
+    /// Blue at the bottom.
+    pub flipped: bool,
+    /// The game shown.
+    pub game: Game,
+    /// The position new games start from.
+    pub start: Position,
+    /// Who plays whom.
+    pub opponent: Opponent,
+    /// The square under the cursor.
+    pub cursor: Square,
+    /// The animal picked to move.
+    pub selected: Option<Square>,
+    /// A move being typed.
+    pub input: String,
+    /// A path being typed.
+    pub prompt: Option<Prompt>,
+    /// The status line.
+    pub status: Option<Status>,
+    /// The help overlay is open.
+    pub help: bool,
+    /// The engine is thinking (since when).
+    pub thinking: Option<Instant>,
+    /// Bumped whenever an engine answer would be stale.
+    pub generation: u64,
+    /// Online state, in an online game.
+    pub online: OnlineState,
+    online_start: Option<Value>,
+    save_dir: PathBuf,
+    /// The program should end.
+    pub quit: bool,
+}
+
+impl App {
+    /// A new app and the commands to run at once (the engine's first move when it is to move).
+    pub fn new(config: Config, now: Instant) -> (App, Vec<Command>) {
+        let flipped = match config.opponent {
+            Opponent::Engine { human, .. } => human == Color::Blue,
+            _ => false,
+        };
+        let mut app = App {
+            lang: config.lang,
+            glyphs: config.glyphs,
+            flipped,
+            game: Game::from_position(config.start),
+            start: config.start,
+            opponent: config.opponent,
+            cursor: Square::D3,
+            selected: None,
+            input: String::new(),
+            prompt: None,
+            status: None,
+            help: false,
+            thinking: None,
+            generation: 0,
+            online: OnlineState::default(),
+            online_start: config.online_start,
+            save_dir: config.save_dir,
+            quit: false,
+        };
+        app.reset_cursor();
+        if app.opponent == Opponent::Online {
+            app.info(Msg::Connecting);
+        }
+        let cmds = app.maybe_think(now);
+        (app, cmds)
+    }
+
+    /// Handles one event at time `now`.
+    pub fn handle(&mut self, event: Event, now: Instant) -> Vec<Command> {
+        match event {
+            Event::Key(k) => self.key(k, now),
+            Event::AiMove { generation, mv } => self.ai_move(generation, mv, now),
+            Event::Server(m) => self.server(m, now),
+            Event::Disconnected(why) => {
+                self.online.disconnected = Some(why.clone());
+                self.error(format!("{}: {why}", Msg::Disconnected.text(self.lang)));
+                Vec::new()
+            }
+            Event::Tick => Vec::new(),
+        }
+    }
+
+    // ----- queries used by the renderer and the tests -----
+
+    /// The text of a message in the display language.
+    pub fn t(&self, m: Msg) -> &'static str {
+        m.text(self.lang)
+    }
+
+    /// Whether the person at the keyboard may move now.
+    pub fn can_move(&self) -> bool {
+        if self.game.outcome().is_some() {
+            return false;
+        }
+        let turn = self.game.position().turn();
+        match self.opponent {
+            Opponent::Engine { human, .. } => turn == human && self.thinking.is_none(),
+            Opponent::Hotseat => true,
+            Opponent::Online => {
+                self.online.result.is_none()
+                    && self.online.disconnected.is_none()
+                    && self.online.you.is_some_and(|s| s.plays(turn))
+            }
+        }
+    }
+
+    /// The legal destinations of the selected animal.
+    pub fn targets(&self) -> Bitboard {
+        let Some(from) = self.selected else {
+            return Bitboard::EMPTY;
+        };
+        let mut b = Bitboard::EMPTY;
+        for m in self.game.legal_moves().iter() {
+            if m.from() == Some(from) {
+                b |= Bitboard::from_square(m.to_sq());
+            }
+        }
+        b
+    }
+
+    /// The last move played, for highlighting.
+    pub fn last_move(&self) -> Option<Move> {
+        self.game
+            .plies()
+            .last()
+            .map(|p| p.mv)
+            .filter(|m| !m.is_pass())
+    }
+
+    /// The result line (winner and reason), once the game is over.
+    pub fn result_text(&self) -> Option<String> {
+        let (winner, reason) = if let Some(r) = &self.online.result {
+            (r.winner.map(Side::color), reason_text(self.lang, &r.reason))
+        } else {
+            let o = self.game.outcome()?;
+            (o.winner, termination_text(self.lang, o.termination))
+        };
+        Some(match winner {
+            Some(c) => {
+                let sep = if self.lang.is_chinese() { "" } else { " " };
+                format!(
+                    "{}{sep}{} ({reason})",
+                    color_name(self.lang, c),
+                    self.t(Msg::Wins)
+                )
+            }
+            None => format!("{} ({reason})", self.t(Msg::Draw)),
+        })
+    }
+
+    /// The label of a seat's player, e.g. `you`, `AI level 3`, a server name.
+    pub fn player_label(&self, c: Color) -> String {
+        match self.opponent {
+            Opponent::Engine { level, human } => {
+                if c == human {
+                    self.t(Msg::You).to_string()
+                } else {
+                    format!("{} {level}", self.t(Msg::Engine))
+                }
+            }
+            Opponent::Hotseat => self.t(Msg::Friend).to_string(),
+            Opponent::Online => {
+                let name = &self.online.names[c.index()];
+                let mut s = name.clone();
+                if let Some(l) = self.online.ai_levels[c.index()] {
+                    s = format!("{s} ({} {l})", self.t(Msg::Engine));
+                }
+                if self.online.you.is_some_and(|y| y.plays(c))
+                    && self.online.you != Some(Seat::Both)
+                {
+                    s = format!("{s} [{}]", self.t(Msg::You));
+                }
+                if self.online.game_id.is_some() && !self.online.presence[c.index()] {
+                    s = format!("{s} - {}", self.t(Msg::OpponentAway));
+                }
+                s
+            }
+        }
+    }
+
+    /// The remaining game clock and per-move time of `c`, counted down locally from the last
+    /// server report.
+    pub fn clock_of(&self, c: Color, now: Instant) -> Option<(Option<i64>, Option<i64>)> {
+        let (clocks, at) = self.online.clocks?;
+        let running = clocks.running.map(Side::color) == Some(c)
+            && self.online.result.is_none()
+            && self.online.disconnected.is_none();
+        let elapsed = if running {
+            now.saturating_duration_since(at).as_millis() as i64
+        } else {
+            0
+        };
+        let game = match c {
+            Color::Red => clocks.red_ms,
+            Color::Blue => clocks.blue_ms,
+        }
+        .map(|ms| (ms - elapsed).max(0));
+        let per_move = if running {
+            clocks.move_ms.map(|ms| (ms - elapsed).max(0))
+        } else {
+            None
+        };
+        Some((game, per_move))
+    }
+
+    // ----- messages -----
+
+    fn info(&mut self, m: Msg) {
+        self.status = Some(Status {
+            text: self.t(m).to_string(),
+            error: false,
+        });
+    }
+
+    fn info_text(&mut self, text: String) {
+        self.status = Some(Status { text, error: false });
+    }
+
+    fn error(&mut self, text: String) {
+        self.status = Some(Status { text, error: true });
+    }
+
+    fn error_msg(&mut self, m: Msg) {
+        self.error(self.t(m).to_string());
+    }
+
+    // ----- keys -----
+
+    fn key(&mut self, k: Key, now: Instant) -> Vec<Command> {
+        if k == Key::CtrlC {
+            self.quit = true;
+            return vec![Command::Quit];
+        }
+        if self.help {
+            self.help = false;
+            return Vec::new();
+        }
+        if self.prompt.is_some() {
+            return self.prompt_key(k, now);
+        }
+        if !self.input.is_empty() {
+            return self.input_key(k, now);
+        }
+        if k != Key::Char('!') {
+            self.online.resign_armed = false;
+        }
+        match k {
+            Key::Up => self.step_cursor(0, 1),
+            Key::Down => self.step_cursor(0, -1),
+            Key::Left => self.step_cursor(-1, 0),
+            Key::Right => self.step_cursor(1, 0),
+            Key::Enter | Key::Char(' ') => return self.pick(now),
+            Key::Esc => {
+                self.selected = None;
+                self.status = None;
+            }
+            Key::Tab => {
+                self.glyphs = match self.glyphs {
+                    Glyphs::Letters => Glyphs::Chinese,
+                    Glyphs::Chinese => Glyphs::Letters,
+                };
+                self.info(match self.glyphs {
+                    Glyphs::Letters => Msg::GlyphsLetters,
+                    Glyphs::Chinese => Msg::GlyphsChinese,
+                });
+            }
+            Key::Char('q') => {
+                self.quit = true;
+                return vec![Command::Quit];
+            }
+            Key::Char('?') | Key::Char('h') => self.help = true,
+            Key::Char('v') => {
+                self.flipped = !self.flipped;
+                self.info(Msg::Flipped);
+            }
+            Key::Char('u') => return self.undo(now),
+            Key::Char('n') => return self.new_game(now),
+            Key::Char('s') => {
+                let name = format!(
+                    "jungle-{}.pgn",
+                    chrono::Local::now().format("%Y%m%d-%H%M%S")
+                );
+                let path = self.save_dir.join(name);
+                self.prompt = Some(Prompt::Save(path.display().to_string()));
+            }
+            Key::Char('o') => {
+                if self.opponent == Opponent::Online {
+                    self.error_msg(Msg::LoadOnlyOffline);
+                } else {
+                    self.prompt = Some(Prompt::Open(String::new()));
+                }
+            }
+            Key::Char('=') => return self.draw_key(),
+            Key::Char('!') => return self.resign_key(),
+            // Anything else starts a typed move (`g3g4`, `Rg4`, `鼠g4`); nonsense is reported
+            // when Enter is pressed.
+            Key::Char(c) if !c.is_control() => {
+                self.input.push(c);
+                self.status = None;
+            }
+            Key::Char(_) | Key::Backspace | Key::CtrlC => {}
+        }
+        Vec::new()
+    }
+
+    fn input_key(&mut self, k: Key, now: Instant) -> Vec<Command> {
+        match k {
+            Key::Char(c) if self.input.chars().count() < 12 => self.input.push(c),
+            Key::Backspace => {
+                self.input.pop();
+            }
+            Key::Esc => self.input.clear(),
+            Key::Enter => {
+                let text = std::mem::take(&mut self.input);
+                return self.typed_move(text.trim(), now);
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn prompt_key(&mut self, k: Key, now: Instant) -> Vec<Command> {
+        let Some(p) = self.prompt.as_mut() else {
+            return Vec::new();
+        };
+        let buf = match p {
+            Prompt::Save(b) | Prompt::Open(b) => b,
+        };
+        match k {
+            Key::Char(c) => buf.push(c),
+            Key::Backspace => {
+                buf.pop();
+            }
+            Key::Esc => self.prompt = None,
+            Key::Enter => {
+                if let Some(p) = self.prompt.take() {
+                    match p {
+                        Prompt::Save(path) => self.save(path.trim()),
+                        Prompt::Open(path) => {
+                            if self.load(path.trim()) {
+                                // The engine moves at once when the loaded game has it to move.
+                                return self.maybe_think(now);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn reset_cursor(&mut self) {
+        let bottom = if self.flipped {
+            Color::Blue
+        } else {
+            Color::Red
+        };
+        let rank = if bottom == Color::Red { 2 } else { 6 };
+        self.cursor = Square::from_coords(3, rank).unwrap_or(Square::D3);
+    }
+
+    /// Moves the cursor by a screen direction (up = away from the player at the bottom).
+    fn step_cursor(&mut self, dx: i8, dy: i8) {
+        let (dx, dy) = if self.flipped { (-dx, -dy) } else { (dx, dy) };
+        let f = self.cursor.file() as i8 + dx;
+        let r = self.cursor.rank() as i8 + dy;
+        if let Some(sq) = Square::from_coords(f.clamp(0, 6) as u8, r.clamp(0, 8) as u8) {
+            self.cursor = sq;
+        }
+    }
+
+    fn pick(&mut self, now: Instant) -> Vec<Command> {
+        if !self.can_move() {
+            self.explain_cannot_move();
+            return Vec::new();
+        }
+        let pos = *self.game.position();
+        let own = pos
+            .piece_at(self.cursor)
+            .is_some_and(|p| p.color == pos.turn());
+        match self.selected {
+            Some(from) if from == self.cursor => {
+                self.selected = None;
+            }
+            Some(from) if self.targets().contains(self.cursor) => {
+                self.selected = None;
+                return self.play(Move::new(from, self.cursor), now);
+            }
+            _ if own => {
+                let has_moves = self
+                    .game
+                    .legal_moves()
+                    .iter()
+                    .any(|m| m.from() == Some(self.cursor));
+                if has_moves {
+                    self.selected = Some(self.cursor);
+                    self.status = None;
+                } else {
+                    self.selected = None;
+                    self.error_msg(Msg::AnimalCannotMove);
+                }
+            }
+            Some(from) => {
+                let m = Move::new(from, self.cursor);
+                let reason = self.game.illegal_reason(m).unwrap_or_default();
+                self.error(format!("{}: {reason}", self.t(Msg::IllegalMove)));
+            }
+            None => self.error_msg(Msg::ChooseOwnAnimal),
+        }
+        Vec::new()
+    }
+
+    fn explain_cannot_move(&mut self) {
+        if self.game.outcome().is_some() || self.online.result.is_some() {
+            self.error_msg(Msg::GameOver);
+        } else if self.online.disconnected.is_some() {
+            self.error_msg(Msg::Disconnected);
+        } else {
+            self.error_msg(Msg::NotYourTurn);
+        }
+    }
+
+    fn typed_move(&mut self, text: &str, now: Instant) -> Vec<Command> {
+        if text.is_empty() {
+            return Vec::new();
+        }
+        if !self.can_move() {
+            self.explain_cannot_move();
+            return Vec::new();
+        }
+        let mt: MoveText = match text.parse() {
+            Ok(mt) => mt,
+            Err(_) => {
+                self.error(format!("{}: `{text}`", self.t(Msg::CannotReadMove)));
+                return Vec::new();
+            }
+        };
+        if mt == MoveText::Pass {
+            self.error_msg(Msg::PassOnlyOnline);
+            return Vec::new();
+        }
+        match mt.to_move(self.game.position()) {
+            Ok(m) => match self.game.illegal_reason(m) {
+                None => {
+                    self.selected = None;
+                    self.play(m, now)
+                }
+                Some(reason) => {
+                    self.error(format!("{} `{text}`: {reason}", self.t(Msg::IllegalMove)));
+                    Vec::new()
+                }
+            },
+            Err(e) => {
+                self.error(format!(
+                    "{} `{text}`: {}",
+                    self.t(Msg::IllegalMove),
+                    e.reason
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Plays a legal move of the person at the keyboard.
+    fn play(&mut self, m: Move, now: Instant) -> Vec<Command> {
+        if self.opponent == Opponent::Online {
+            let Some(id) = self.online.game_id.clone() else {
+                return Vec::new();
+            };
+            // The server is the referee: the board changes when its `moved` arrives.
+            return vec![Command::Send(send::play(
+                &id,
+                self.game.len(),
+                &m.to_string(),
+            ))];
+        }
+        if let Err(e) = self.game.play(m) {
+            self.error(format!("{}: {}", self.t(Msg::IllegalMove), e.reason));
+            return Vec::new();
+        }
+        self.cursor = m.to_sq();
+        self.after_move(now)
+    }
+
+    fn after_move(&mut self, now: Instant) -> Vec<Command> {
+        self.selected = None;
+        if let Some(r) = self.result_text() {
+            self.info_text(r);
+            return Vec::new();
+        }
+        self.status = None;
+        self.maybe_think(now)
+    }
+
+    /// Starts the engine when it is to move.
+    fn maybe_think(&mut self, now: Instant) -> Vec<Command> {
+        let Opponent::Engine { level, human } = self.opponent else {
+            return Vec::new();
+        };
+        if self.game.outcome().is_some()
+            || self.game.position().turn() == human
+            || self.thinking.is_some()
+        {
+            return Vec::new();
+        }
+        self.generation += 1;
+        self.thinking = Some(now);
+        vec![Command::Think {
+            generation: self.generation,
+            game: Box::new(self.game.clone()),
+            level,
+        }]
+    }
+
+    fn ai_move(&mut self, generation: u64, mv: Option<Move>, now: Instant) -> Vec<Command> {
+        if generation != self.generation || self.thinking.is_none() {
+            return Vec::new(); // an answer for a game that has changed since
+        }
+        self.thinking = None;
+        match mv {
+            Some(m) if self.game.is_legal(m) && !m.is_pass() => {
+                self.game.play_unchecked(m);
+                self.after_move(now)
+            }
+            Some(m) => {
+                self.error(format!("{}: {m}", self.t(Msg::EngineNoMove)));
+                Vec::new()
+            }
+            None => {
+                self.error_msg(Msg::EngineNoMove);
+                Vec::new()
+            }
+        }
+    }
+
+    fn undo(&mut self, now: Instant) -> Vec<Command> {
+        match self.opponent {
+            Opponent::Online => {
+                let is_ai_game = self.online.ai_levels.iter().any(Option::is_some);
+                match (&self.online.game_id, is_ai_game) {
+                    (Some(id), true) => vec![Command::Send(send::about("takeback", id))],
+                    _ => {
+                        self.error_msg(Msg::TakebackOnlyAi);
+                        Vec::new()
+                    }
+                }
+            }
+            Opponent::Hotseat => {
+                if self.game.undo().is_some() {
+                    self.selected = None;
+                    self.info(Msg::Undone);
+                } else {
+                    self.error_msg(Msg::UndoNothing);
+                }
+                Vec::new()
+            }
+            Opponent::Engine { human, .. } => {
+                // Cancel a search in progress: its answer is for a game that no longer is.
+                let was_thinking = self.thinking.take().is_some();
+                self.generation += 1;
+                let mut undone = 0;
+                while let Some(p) = self.game.undo() {
+                    undone += 1;
+                    if p.color == human {
+                        break;
+                    }
+                }
+                self.selected = None;
+                if undone == 0 && !was_thinking {
+                    self.error_msg(Msg::UndoNothing);
+                } else {
+                    self.info(Msg::Undone);
+                }
+                self.maybe_think(now)
+            }
+        }
+    }
+
+    fn new_game(&mut self, now: Instant) -> Vec<Command> {
+        if self.opponent == Opponent::Online {
+            let Some(id) = self.online.game_id.clone() else {
+                return Vec::new();
+            };
+            if self.online.result.is_none() {
+                self.error_msg(Msg::NotYourTurn);
+                return Vec::new();
+            }
+            self.info(Msg::RematchSent);
+            return vec![Command::Send(send::about("rematch", &id))];
+        }
+        self.thinking = None;
+        self.generation += 1;
+        self.game = Game::from_position(self.start);
+        self.selected = None;
+        self.reset_cursor();
+        self.info(Msg::NewGame);
+        self.maybe_think(now)
+    }
+
+    fn draw_key(&mut self) -> Vec<Command> {
+        let Some(id) = self.online.game_id.clone() else {
+            return Vec::new();
+        };
+        if self.online.result.is_some() || self.online.you.is_none() {
+            return Vec::new();
+        }
+        let offered_by_other = self
+            .online
+            .draw_offer
+            .is_some_and(|s| self.online.you.is_some_and(|y| !y.plays(s.color())));
+        if offered_by_other {
+            vec![Command::Send(send::about("draw_accept", &id))]
+        } else {
+            self.info(Msg::DrawOfferSent);
+            vec![Command::Send(send::about("draw_offer", &id))]
+        }
+    }
+
+    fn resign_key(&mut self) -> Vec<Command> {
+        let Some(id) = self.online.game_id.clone() else {
+            return Vec::new();
+        };
+        if self.online.result.is_some() || self.online.you.is_none() {
+            return Vec::new();
+        }
+        if self.online.resign_armed {
+            self.online.resign_armed = false;
+            vec![Command::Send(send::about("resign", &id))]
+        } else {
+            self.online.resign_armed = true;
+            self.info(Msg::ResignConfirm);
+            Vec::new()
+        }
+    }
+
+    // ----- records -----
+
+    /// The game record of the game shown (RULES §10).
+    pub fn record(&self) -> GameRecord {
+        let date = chrono::Local::now().format("%Y.%m.%d").to_string();
+        let red = self.record_name(Color::Red);
+        let blue = self.record_name(Color::Blue);
+        let event = if self.opponent == Opponent::Online {
+            "Online"
+        } else {
+            "Casual"
+        };
+        let mut rec = GameRecord::from_game(
+            &self.game,
+            &[
+                ("Event", event),
+                ("Site", "jungle play"),
+                ("Date", &date),
+                ("Red", &red),
+                ("Blue", &blue),
+            ],
+        );
+        if let Some(r) = &self.online.result {
+            let result = match r.winner {
+                Some(Side::Red) => "1-0",
+                Some(Side::Blue) => "0-1",
+                None => "1/2-1/2",
+            };
+            rec.set_tag("Result", result);
+            rec.set_tag("Termination", r.reason.clone());
+            rec.result = result.to_string();
+        }
+        rec
+    }
+
+    fn record_name(&self, c: Color) -> String {
+        match self.opponent {
+            Opponent::Engine { level, human } if c != human => format!("Jungle AI level {level}"),
+            Opponent::Online => self.online.names[c.index()].clone(),
+            _ => "Player".to_string(),
+        }
+    }
+
+    fn save(&mut self, path: &str) {
+        let text = self.record().to_string();
+        match std::fs::write(path, text) {
+            Ok(()) => self.info_text(format!("{} {path}", self.t(Msg::Saved))),
+            Err(e) => self.error(format!("{} {path}: {e}", self.t(Msg::CannotSave))),
+        }
+    }
+
+    /// Loads a record; whether it worked.
+    fn load(&mut self, path: &str) -> bool {
+        let fail = |app: &mut App, why: String| {
+            app.error(format!("{} {path}: {why}", app.t(Msg::CannotOpen)));
+            false
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return fail(self, e.to_string()),
+        };
+        let rec: GameRecord = match text.parse() {
+            Ok(r) => r,
+            Err(e) => return fail(self, e.to_string()),
+        };
+        let game = match rec.to_game() {
+            Ok(g) => g,
+            Err(e) => return fail(self, e.to_string()),
+        };
+        self.thinking = None;
+        self.generation += 1;
+        self.start = *game.start_position();
+        self.game = game;
+        self.selected = None;
+        self.info_text(format!("{} {path}", self.t(Msg::Loaded)));
+        true
+    }
+
+    // ----- server -----
+
+    fn server(&mut self, msg: ServerMsg, now: Instant) -> Vec<Command> {
+        let is_ours = |app: &App, g: &Value| app.online.game_id.as_ref() == Some(g);
+        match msg {
+            ServerMsg::Welcome { games, .. } => {
+                self.online.welcomed = true;
+                self.status = None;
+                if let Some(g) = games.first() {
+                    return vec![Command::Send(send::watch(g))];
+                }
+                if let Some(first) = self.online_start.clone() {
+                    return vec![Command::Send(first)];
+                }
+            }
+            ServerMsg::SeekCreated { .. } | ServerMsg::ChallengeCreated { .. } => {
+                self.online.waiting = true;
+                self.info(Msg::Waiting);
+            }
+            ServerMsg::Game { game } => self.adopt_state(*game, now),
+            ServerMsg::Moved {
+                game,
+                ply,
+                mv,
+                clocks,
+                timeouts,
+            } if is_ours(self, &game) => {
+                if ply < self.game.len() {
+                    // A repeat of a ply already applied (the server answers re-sends again).
+                    return Vec::new();
+                }
+                let parsed = mv
+                    .parse::<MoveText>()
+                    .ok()
+                    .and_then(|t| t.to_move(self.game.position()).ok());
+                let applied =
+                    ply == self.game.len() && parsed.is_some_and(|m| self.game.play(m).is_ok());
+                if !applied {
+                    // Out of step with the server: ask for the whole state again.
+                    return vec![Command::Send(send::watch(&game))];
+                }
+                self.online.draw_offer = None;
+                if let Some(c) = clocks {
+                    self.online.clocks = Some((c, now));
+                }
+                if let Some(t) = timeouts {
+                    self.online.timeouts = t;
+                }
+                self.selected = None;
+                self.status = None;
+            }
+            ServerMsg::DrawOffered { game, by } if is_ours(self, &game) => {
+                let side = if by == "red" { Side::Red } else { Side::Blue };
+                self.online.draw_offer = Some(side);
+                if self.online.you.is_some_and(|y| !y.plays(side.color())) {
+                    self.info(Msg::DrawOffered);
+                }
+            }
+            ServerMsg::DrawDeclined { game } if is_ours(self, &game) => {
+                self.online.draw_offer = None;
+            }
+            ServerMsg::Presence { game, red, blue } if is_ours(self, &game) => {
+                self.online.presence = [red, blue];
+            }
+            ServerMsg::Ended { game, result } if is_ours(self, &game) => {
+                self.online.result = Some(result);
+                self.online.draw_offer = None;
+                self.selected = None;
+                if let Some(r) = self.result_text() {
+                    self.info_text(r);
+                }
+            }
+            ServerMsg::RematchOffered { game, by } if is_ours(self, &game) => {
+                let side = if by == "red" { Side::Red } else { Side::Blue };
+                if self.online.you.is_some_and(|y| !y.plays(side.color())) {
+                    self.info(Msg::RematchOffered);
+                }
+            }
+            ServerMsg::Error { code, message, .. } => {
+                self.error(format!("{} {code}: {message}", self.t(Msg::ServerError)));
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Replaces the shown game by the server's state.
+    fn adopt_state(&mut self, st: GameState, now: Instant) {
+        let rules: Rules = match st.rules.as_deref().unwrap_or("standard").parse() {
+            Ok(r) => r,
+            Err(e) => return self.error(format!("{}: {e}", self.t(Msg::ServerError))),
+        };
+        let start = match st.start_fen.as_deref() {
+            Some(f) => match Jfen::parse_position(f, rules) {
+                Ok(p) => p,
+                Err(e) => return self.error(format!("{}: {e}", self.t(Msg::ServerError))),
+            },
+            None => Position::start(rules),
+        };
+        let mut game = Game::from_position(start);
+        for (i, entry) in st.moves.iter().enumerate() {
+            let played = entry
+                .mv
+                .parse::<MoveText>()
+                .map_err(|e| e.to_string())
+                .and_then(|t| t.to_move(game.position()).map_err(|e| e.reason))
+                .and_then(|m| game.play(m).map_err(|e| e.reason));
+            if let Err(why) = played {
+                return self.error(format!(
+                    "{}: ply {} `{}`: {why}",
+                    self.t(Msg::ServerError),
+                    i + 1,
+                    entry.mv
+                ));
+            }
+        }
+        let new_game = self.online.game_id.as_ref() != Some(&st.id);
+        self.game = game;
+        self.start = start;
+        self.online.game_id = Some(st.id);
+        self.online.you = st.you;
+        self.online.names = [st.red.name, st.blue.name];
+        self.online.ai_levels = [st.red.ai_level, st.blue.ai_level];
+        self.online.clocks = st.clocks.map(|c| (c, now));
+        self.online.timeouts = st.timeouts.unwrap_or_default();
+        self.online.result = st.result.filter(|_| st.status != "live");
+        self.online.draw_offer = st.draw_offer;
+        self.online.presence = st.presence.map_or([true, true], |p| [p.red, p.blue]);
+        self.online.waiting = false;
+        self.selected = None;
+        if new_game {
+            self.flipped = self.online.you == Some(Seat::Blue);
+            self.reset_cursor();
+            self.status = None;
+        }
+        if let Some(r) = self.result_text() {
+            self.info_text(r);
+        }
+    }
+
+    /// The status line text for the side to move, e.g. `Red to move`.
+    pub fn turn_text(&self) -> String {
+        let c = self.game.position().turn();
+        let sep = if self.lang.is_chinese() { "" } else { " " };
+        format!("{}{sep}{}", color_name(self.lang, c), self.t(Msg::ToMove))
+    }
+
+    /// How long the engine has been thinking.
+    pub fn thinking_for(&self, now: Instant) -> Option<Duration> {
+        self.thinking.map(|t| now.saturating_duration_since(t))
+    }
+}

@@ -1,0 +1,475 @@
+//! Drawing the app with ratatui: the board, the side panel (players, clocks, turn, result, move
+//! list) and the bottom lines (status or input, keys). Only ASCII and wide CJK characters are
+//! used, never East-Asian-ambiguous symbols, so columns stay aligned in CJK terminals too.
+
+use crate::app::{App, Glyphs, Opponent, Prompt};
+use crate::i18n::{color_name, role_char, Msg};
+use jungle::{Bitboard, Color, MoveText, Piece, Square};
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::style::{Color as Tc, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+use std::time::Instant;
+
+/// Columns of one square.
+const CELL_W: u16 = 4;
+/// The smallest terminal drawn; smaller ones get a message.
+pub const MIN_SIZE: (u16, u16) = (64, 16);
+
+/// Draws the whole screen.
+pub fn draw(f: &mut Frame, app: &App, now: Instant) {
+    let area = f.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let p = Paragraph::new(app.t(Msg::TooSmall)).wrap(Wrap { trim: true });
+        f.render_widget(p, area);
+        return;
+    }
+    // Two rows per square when there is room (squares then look square), else one.
+    let cell_h: u16 = if area.height >= 9 * 2 + 3 + 2 { 2 } else { 1 };
+    let board_w = 3 + 7 * CELL_W + 2;
+    let board_h = 9 * cell_h + 1 + 2;
+    let rows = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([
+            Constraint::Min(board_h),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .split(area);
+    let cols = Layout::default()
+        .direction(Direction::Horizontal)
+        .constraints([Constraint::Length(board_w), Constraint::Min(20)])
+        .split(rows[0]);
+    let board_area = Rect {
+        height: board_h.min(cols[0].height),
+        ..cols[0]
+    };
+    draw_board(f, app, board_area, cell_h);
+    draw_panel(f, app, cols[1], now);
+    draw_status(f, app, rows[1]);
+    let keys = if app.opponent == Opponent::Online {
+        Msg::KeysOnline
+    } else {
+        Msg::KeysHelp
+    };
+    f.render_widget(
+        Paragraph::new(app.t(keys)).style(Style::default().fg(Tc::DarkGray)),
+        rows[2],
+    );
+    if app.help {
+        draw_help(f, app, area);
+    }
+}
+
+/// The text of one square (4 columns) and its style.
+fn cell(app: &App, sq: Square) -> (String, Style) {
+    let pos = app.game.position();
+    let bb = Bitboard::from_square(sq);
+    let water = pos.water().contains(sq);
+    let trap = Bitboard::TRAPS.contains(sq);
+    let den = Bitboard::DENS.contains(sq);
+    let mut style = Style::default();
+    let bg = if water {
+        Some(Tc::Blue)
+    } else if trap {
+        Some(Tc::Rgb(120, 80, 40))
+    } else if den {
+        Some(Tc::Magenta)
+    } else {
+        None
+    };
+    if let Some(bg) = bg {
+        style = style.bg(bg);
+    }
+    let text = match pos.piece_at(sq) {
+        Some(p) => {
+            style = style
+                .fg(match p.color {
+                    Color::Red => Tc::LightRed,
+                    Color::Blue => Tc::LightCyan,
+                })
+                .add_modifier(Modifier::BOLD);
+            format!(" {} ", glyph(app, p))
+        }
+        None => {
+            style = style.fg(Tc::Gray);
+            let chinese = app.glyphs == Glyphs::Chinese;
+            if water {
+                " ~~ ".to_string()
+            } else if trap {
+                if chinese { " 阱 " } else { " ## " }.to_string()
+            } else if den {
+                if chinese { " 穴 " } else { " @@ " }.to_string()
+            } else {
+                " .  ".to_string()
+            }
+        }
+    };
+    let last = app.last_move();
+    if last.is_some_and(|m| m.from() == Some(sq) || m.to() == Some(sq)) {
+        style = style.add_modifier(Modifier::UNDERLINED);
+        if bg.is_none() {
+            style = style.bg(Tc::Rgb(60, 60, 60));
+        }
+    }
+    if app.targets().0 & bb.0 != 0 {
+        style = style.bg(Tc::Green).fg(Tc::Black);
+    }
+    if app.selected == Some(sq) {
+        style = style.bg(Tc::LightGreen).fg(Tc::Black);
+    }
+    if app.cursor == sq {
+        style = style.bg(Tc::Yellow).fg(Tc::Black);
+    }
+    (text, style)
+}
+
+/// Two columns for an animal: `E ` / `e ` or `象`.
+fn glyph(app: &App, p: Piece) -> String {
+    match app.glyphs {
+        Glyphs::Letters => format!("{} ", p.char()),
+        Glyphs::Chinese => role_char(app.lang, p.role).to_string(),
+    }
+}
+
+fn draw_board(f: &mut Frame, app: &App, area: Rect, cell_h: u16) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" {} ", app.t(Msg::Title)));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let mut lines: Vec<Line> = Vec::new();
+    for row in 0..9u8 {
+        let rank = if app.flipped { row } else { 8 - row };
+        for sub in 0..cell_h {
+            let label = if sub + 1 == cell_h.div_ceil(2) || cell_h == 1 {
+                format!("{:>2} ", rank + 1)
+            } else {
+                "   ".to_string()
+            };
+            let mut spans = vec![Span::raw(label)];
+            for col in 0..7u8 {
+                let file = if app.flipped { 6 - col } else { col };
+                let sq = Square::from_coords(file, rank).expect("on the board");
+                let (text, style) = cell(app, sq);
+                let text = if sub + 1 == cell_h.div_ceil(2) || cell_h == 1 {
+                    text
+                } else {
+                    " ".repeat(CELL_W as usize)
+                };
+                spans.push(Span::styled(text, style));
+            }
+            lines.push(Line::from(spans));
+        }
+    }
+    let mut files = String::from("   ");
+    for col in 0..7u8 {
+        let file = if app.flipped { 6 - col } else { col };
+        files.push_str(&format!(" {}  ", (b'a' + file) as char));
+    }
+    lines.push(Line::from(files));
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+fn fmt_ms(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
+    let block = Block::default().borders(Borders::ALL);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let mut lines: Vec<Line> = Vec::new();
+    let mode = match app.opponent {
+        Opponent::Engine { .. } => String::new(),
+        Opponent::Hotseat => app.t(Msg::Hotseat).to_string(),
+        Opponent::Online => app.t(Msg::Online).to_string(),
+    };
+    if !mode.is_empty() {
+        lines.push(Line::from(Span::styled(
+            mode,
+            Style::default().add_modifier(Modifier::ITALIC),
+        )));
+    }
+    let turn = app.game.position().turn();
+    for c in [Color::Blue, Color::Red] {
+        let marker = if turn == c && app.result_text().is_none() {
+            "> "
+        } else {
+            "  "
+        };
+        let style = Style::default().fg(match c {
+            Color::Red => Tc::LightRed,
+            Color::Blue => Tc::LightCyan,
+        });
+        let mut spans = vec![
+            Span::raw(marker),
+            Span::styled(color_name(app.lang, c), style.add_modifier(Modifier::BOLD)),
+            Span::raw(format!(": {}", app.player_label(c))),
+        ];
+        if let Some((game, per_move)) = app.clock_of(c, now) {
+            if let Some(ms) = game {
+                spans.push(Span::raw(format!("  {} {}", app.t(Msg::Clock), fmt_ms(ms))));
+            }
+            if let Some(ms) = per_move {
+                spans.push(Span::raw(format!(
+                    "  {} {}",
+                    app.t(Msg::MoveTimer),
+                    fmt_ms(ms)
+                )));
+            }
+            let n = match c {
+                Color::Red => app.online.timeouts.red,
+                Color::Blue => app.online.timeouts.blue,
+            };
+            if n > 0 {
+                spans.push(Span::raw(format!("  {} {n}", app.t(Msg::Timeouts))));
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::raw(""));
+    if let Some(r) = app.result_text() {
+        lines.push(Line::from(Span::styled(
+            r,
+            Style::default().fg(Tc::Yellow).add_modifier(Modifier::BOLD),
+        )));
+    } else if let Some(d) = app.thinking_for(now) {
+        let dots = ".".repeat(1 + (d.as_millis() / 400 % 3) as usize);
+        lines.push(Line::from(Span::styled(
+            format!("{}{dots} {:.1}s", app.t(Msg::Thinking), d.as_secs_f32()),
+            Style::default().fg(Tc::Yellow),
+        )));
+    } else if app.online.waiting {
+        lines.push(Line::raw(app.t(Msg::Waiting)));
+    } else {
+        lines.push(Line::raw(app.turn_text()));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(Span::styled(
+        app.t(Msg::Moves),
+        Style::default().add_modifier(Modifier::BOLD),
+    )));
+    let sans = app.game.sans();
+    let start_turn = app.game.start_position().turn();
+    let start_no = app.game.start_position().fullmoves();
+    let text_of = |i: usize| -> String {
+        let s = sans[i];
+        match app.glyphs {
+            Glyphs::Letters => s.to_string(),
+            Glyphs::Chinese => match s.0 {
+                MoveText::San { role, .. } => {
+                    let letters = s.to_string();
+                    format!("{}{}", role_char(app.lang, role), &letters[1..])
+                }
+                _ => s.to_string(),
+            },
+        }
+    };
+    // Two plies per line: `12. Rg4  ra6`. A game starting with Blue begins with `1. ...`.
+    let mut move_lines = Vec::new();
+    let mut i = 0;
+    let mut no = start_no;
+    if start_turn == Color::Blue && !sans.is_empty() {
+        move_lines.push(format!("{no:>3}. ...    {}", text_of(0)));
+        i = 1;
+        no += 1;
+    }
+    while i < sans.len() {
+        let red = text_of(i);
+        let blue = if i + 1 < sans.len() {
+            text_of(i + 1)
+        } else {
+            String::new()
+        };
+        move_lines.push(format!("{no:>3}. {red:<8}{blue}"));
+        i += 2;
+        no += 1;
+    }
+    let room = (inner.height as usize).saturating_sub(lines.len());
+    let skip = move_lines.len().saturating_sub(room);
+    for l in move_lines.into_iter().skip(skip) {
+        lines.push(Line::raw(l));
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+fn draw_status(f: &mut Frame, app: &App, area: Rect) {
+    let line = if let Some(p) = &app.prompt {
+        let (label, buf) = match p {
+            Prompt::Save(b) => (app.t(Msg::SaveTo), b),
+            Prompt::Open(b) => (app.t(Msg::OpenFile), b),
+        };
+        Line::from(vec![
+            Span::styled(
+                format!("{label}: "),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!("{buf}_")),
+        ])
+    } else if !app.input.is_empty() {
+        Line::from(vec![
+            Span::styled(
+                format!("{}: ", app.t(Msg::MoveLabel)),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!("{}_", app.input)),
+        ])
+    } else if let Some(s) = &app.status {
+        let style = if s.error {
+            Style::default().fg(Tc::LightRed)
+        } else {
+            Style::default().fg(Tc::Yellow)
+        };
+        Line::from(Span::styled(s.text.clone(), style))
+    } else {
+        Line::raw("")
+    };
+    f.render_widget(Paragraph::new(line), area);
+}
+
+fn draw_help(f: &mut Frame, app: &App, area: Rect) {
+    let w = area.width.saturating_sub(4).min(100);
+    let h = area.height.saturating_sub(2).min(14);
+    let r = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    f.render_widget(Clear, r);
+    let p = Paragraph::new(app.t(Msg::HelpBody))
+        .wrap(Wrap { trim: true })
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(format!(" {} ", app.t(Msg::HelpTitle))),
+        );
+    f.render_widget(p, r);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Config, Event, Key};
+    use crate::i18n::Lang;
+    use jungle::{Position, Rules};
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    fn app(lang: Lang, glyphs: Glyphs, opponent: Opponent) -> App {
+        let config = Config {
+            lang,
+            glyphs,
+            start: Position::start(Rules::STANDARD),
+            opponent,
+            online_start: None,
+            save_dir: std::env::temp_dir(),
+        };
+        App::new(config, Instant::now()).0
+    }
+
+    fn screen(app: &App, w: u16, h: u16) -> Vec<String> {
+        let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+        term.draw(|f| draw(f, app, Instant::now())).unwrap();
+        let buf = term.backend().buffer().clone();
+        (0..h)
+            .map(|y| {
+                // A wide character fills two cells; the second holds a blank to skip.
+                let mut s = String::new();
+                let mut x = 0;
+                while x < w {
+                    let sym = buf[(x, y)].symbol();
+                    s.push_str(sym);
+                    x += if sym.chars().any(|c| c >= '\u{2E80}') {
+                        2
+                    } else {
+                        1
+                    };
+                }
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn draws_the_start_position_with_letters_and_ranks() {
+        let a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let s = screen(&a, 90, 30);
+        let all = s.join("\n");
+        // Rank 9 holds Blue's lion, trap, den, trap and tiger; rank 1 Red's tiger … lion.
+        let r9 = s.iter().find(|l| l.contains(" 9 ")).unwrap();
+        assert!(r9.contains(" l   .   ##  @@  ##  .   t  "), "{r9}");
+        let r1 = s.iter().find(|l| l.contains(" 1 ")).unwrap();
+        assert!(r1.contains(" T   .   ##  @@  ##  .   L  "), "{r1}");
+        let r5 = s.iter().find(|l| l.contains(" 5 ")).unwrap();
+        assert!(r5.contains(" ~~  ~~ "), "{r5}");
+        assert!(all.contains("Red to move"), "{all}");
+        assert!(all.contains("a   b   c   d   e   f   g"));
+    }
+
+    #[test]
+    fn chinese_glyphs_and_flipped_board() {
+        let mut a = app(Lang::ZhHans, Glyphs::Chinese, Opponent::Hotseat);
+        a.handle(Event::Key(Key::Char('v')), Instant::now());
+        let s = screen(&a, 90, 30);
+        // Flipped: rank 1 is at the top and file g is on the left.
+        let first_rank = s.iter().position(|l| l.contains(" 1 ")).unwrap();
+        let ninth = s.iter().position(|l| l.contains(" 9 ")).unwrap();
+        assert!(first_rank < ninth);
+        let all = s.join("\n");
+        assert!(all.contains("狮"), "{all}");
+        assert!(all.contains("红方走棋"), "{all}");
+        assert!(all.contains("g   f   e   d   c   b   a"));
+    }
+
+    #[test]
+    fn a_tiny_terminal_gets_a_message_not_a_panic() {
+        let a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let s = screen(&a, 30, 8).join("");
+        assert!(s.contains("too small"), "{s}");
+        // And every size in between draws without panicking.
+        for (w, h) in [(64, 16), (64, 24), (120, 50), (200, 60)] {
+            screen(&a, w, h);
+        }
+    }
+
+    #[test]
+    fn shows_the_move_list_two_plies_a_line() {
+        let mut a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let now = Instant::now();
+        for m in ["g3g4", "a7a6"] {
+            for c in m.chars() {
+                a.handle(Event::Key(Key::Char(c)), now);
+            }
+            a.handle(Event::Key(Key::Enter), now);
+        }
+        let all = screen(&a, 90, 30).join("\n");
+        assert!(all.contains("1. Rg4     Ra6"), "{all}");
+    }
+
+    #[test]
+    fn shows_the_result_with_its_reason() {
+        let config = Config {
+            lang: Lang::En,
+            glyphs: Glyphs::Letters,
+            start: jungle::Jfen::parse_position("l6/3R3/7/7/7/7/7/7/6L r 0 1", Rules::STANDARD)
+                .unwrap(),
+            opponent: Opponent::Hotseat,
+            online_start: None,
+            save_dir: std::env::temp_dir(),
+        };
+        let now = Instant::now();
+        let mut a = App::new(config, now).0;
+        for c in "Rd9#".chars() {
+            a.handle(Event::Key(Key::Char(c)), now);
+        }
+        a.handle(Event::Key(Key::Enter), now);
+        let all = screen(&a, 90, 30).join("\n");
+        assert!(all.contains("Red wins (entered the den)"), "{all}");
+        assert!(all.contains("1. Rd9#"), "{all}");
+        assert!(!all.contains("Red to move"), "{all}");
+    }
+}

@@ -1,0 +1,636 @@
+//! The client's state machine driven by events, without a terminal: input → state.
+
+use jungle::{Color, Game, Jfen, Move, Position, Rules, Square};
+use jungle_tui::app::{App, Command, Config, Event, Glyphs, Key, Opponent, Prompt};
+use jungle_tui::proto::{Seat, ServerMsg};
+use jungle_tui::Lang;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+fn config(opponent: Opponent, fen: Option<&str>) -> Config {
+    let start = match fen {
+        Some(f) => Jfen::parse_position(f, Rules::STANDARD).unwrap(),
+        None => Position::start(Rules::STANDARD),
+    };
+    Config {
+        lang: Lang::En,
+        glyphs: Glyphs::Letters,
+        start,
+        opponent,
+        online_start: Some(json!({"t":"quick","tc":{"clock_s":60,"inc_s":0,"move_s":10}})),
+        save_dir: std::env::temp_dir(),
+    }
+}
+
+fn engine(human: Color) -> Opponent {
+    Opponent::Engine { level: 3, human }
+}
+
+fn new(opponent: Opponent, fen: Option<&str>) -> (App, Vec<Command>, Instant) {
+    let now = Instant::now();
+    let (app, cmds) = App::new(config(opponent, fen), now);
+    (app, cmds, now)
+}
+
+fn press(app: &mut App, now: Instant, keys: &[Key]) -> Vec<Command> {
+    let mut out = Vec::new();
+    for k in keys {
+        out.extend(app.handle(Event::Key(*k), now));
+    }
+    out
+}
+
+fn type_text(app: &mut App, now: Instant, text: &str) -> Vec<Command> {
+    let mut out = Vec::new();
+    for c in text.chars() {
+        out.extend(app.handle(Event::Key(Key::Char(c)), now));
+    }
+    out.extend(app.handle(Event::Key(Key::Enter), now));
+    out
+}
+
+fn mv(s: &str) -> Move {
+    let from: Square = s[..2].parse().unwrap();
+    let to: Square = s[2..].parse().unwrap();
+    Move::new(from, to)
+}
+
+fn think_generation(cmds: &[Command]) -> Option<(u64, usize)> {
+    cmds.iter().find_map(|c| match c {
+        Command::Think {
+            generation, game, ..
+        } => Some((*generation, game.len())),
+        _ => None,
+    })
+}
+
+fn sent(cmds: &[Command]) -> Vec<Value> {
+    cmds.iter()
+        .filter_map(|c| match c {
+            Command::Send(v) => Some(v.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn status(app: &App) -> String {
+    app.status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn default_game_waits_for_red_and_an_engine_playing_red_starts_at_once() {
+    let (app, cmds, _) = new(engine(Color::Red), None);
+    assert!(cmds.is_empty());
+    assert!(app.can_move());
+    assert!(!app.flipped);
+    let (app, cmds, _) = new(engine(Color::Blue), None);
+    assert_eq!(think_generation(&cmds), Some((1, 0)));
+    assert!(app.thinking.is_some());
+    assert!(app.flipped, "Blue plays from the bottom");
+    assert!(!app.can_move());
+}
+
+#[test]
+fn arrows_and_enter_select_show_targets_and_move() {
+    let (mut app, _, now) = new(engine(Color::Red), None);
+    assert_eq!(app.cursor, Square::D3);
+    press(
+        &mut app,
+        now,
+        &[Key::Right, Key::Right, Key::Right, Key::Right],
+    );
+    assert_eq!(app.cursor, Square::G3, "the cursor stops at the edge");
+    press(&mut app, now, &[Key::Enter]);
+    assert_eq!(app.selected, Some(Square::G3));
+    let targets = app.targets();
+    for sq in [Square::G4, Square::F3, Square::G2] {
+        assert!(targets.contains(sq), "{sq}");
+    }
+    assert!(!targets.contains(Square::G3));
+    let cmds = press(&mut app, now, &[Key::Up, Key::Enter]);
+    assert_eq!(app.game.moves().collect::<Vec<_>>(), vec![mv("g3g4")]);
+    assert_eq!(app.selected, None);
+    assert_eq!(think_generation(&cmds), Some((1, 1)), "the engine answers");
+    assert!(!app.can_move());
+    press(&mut app, now, &[Key::Enter]);
+    assert!(status(&app).contains("Not your turn"));
+}
+
+#[test]
+fn enter_on_empty_or_enemy_squares_explains_why_and_changes_nothing() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    press(&mut app, now, &[Key::Right, Key::Enter]); // e3 holds Red's leopard
+    assert_eq!(app.selected, Some(Square::E3));
+    // d4 is not a leopard move: an error with the reason, the selection stays.
+    press(&mut app, now, &[Key::Left, Key::Up, Key::Enter]);
+    assert_eq!(app.cursor, Square::D4);
+    assert!(status(&app).starts_with("Illegal move"), "{}", status(&app));
+    assert!(app.game.is_empty());
+    press(&mut app, now, &[Key::Esc]);
+    assert_eq!(app.selected, None);
+    press(&mut app, now, &[Key::Enter]);
+    assert!(status(&app).contains("your own animals"));
+    // A square of the enemy (Blue's den here, then its lion) is refused like an empty one.
+    for _ in 0..5 {
+        press(&mut app, now, &[Key::Up]);
+    }
+    assert_eq!(app.cursor, Square::D9);
+    press(&mut app, now, &[Key::Enter]);
+    assert!(status(&app).contains("your own animals"));
+}
+
+#[test]
+fn the_engine_answer_is_played_and_stale_answers_are_dropped() {
+    let (mut app, _, now) = new(engine(Color::Red), None);
+    let cmds = type_text(&mut app, now, "g3g4");
+    let (g, _) = think_generation(&cmds).unwrap();
+    // An answer to an older search is ignored.
+    app.handle(
+        Event::AiMove {
+            generation: g - 1,
+            mv: Some(mv("a7a6")),
+        },
+        now,
+    );
+    assert_eq!(app.game.len(), 1);
+    // An illegal answer is refused with a message.
+    app.handle(
+        Event::AiMove {
+            generation: g,
+            mv: Some(mv("a7a5")),
+        },
+        now,
+    );
+    assert_eq!(app.game.len(), 1);
+    assert!(status(&app).contains("AI found no move"));
+    // Waiting on a fresh search: a legal answer is played and the turn comes back.
+    let (mut app, _, now) = new(engine(Color::Red), None);
+    let (g, _) = think_generation(&type_text(&mut app, now, "g3g4")).unwrap();
+    let later = now + Duration::from_millis(1500);
+    assert_eq!(app.thinking_for(later), Some(Duration::from_millis(1500)));
+    app.handle(
+        Event::AiMove {
+            generation: g,
+            mv: Some(mv("a7a6")),
+        },
+        later,
+    );
+    assert_eq!(app.game.len(), 2);
+    assert!(app.thinking.is_none());
+    assert!(app.can_move());
+}
+
+#[test]
+fn typed_moves_in_both_notations_and_clear_errors() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    type_text(&mut app, now, "Rg4");
+    type_text(&mut app, now, "a7a6");
+    assert_eq!(app.game.len(), 2);
+    type_text(&mut app, now, "g4g6");
+    assert!(
+        status(&app).starts_with("Illegal move `g4g6`"),
+        "{}",
+        status(&app)
+    );
+    type_text(&mut app, now, "zz9");
+    assert!(status(&app).contains("Cannot read that move"));
+    type_text(&mut app, now, "--");
+    assert!(status(&app).contains("online"));
+    type_text(&mut app, now, "鼠g5");
+    assert_eq!(app.game.len(), 3);
+    // Backspace edits, Esc abandons.
+    press(
+        &mut app,
+        now,
+        &[Key::Char('a'), Key::Char('x'), Key::Backspace],
+    );
+    assert_eq!(app.input, "a");
+    press(&mut app, now, &[Key::Esc]);
+    assert_eq!(app.input, "");
+    assert_eq!(app.game.len(), 3);
+}
+
+#[test]
+fn undo_against_the_engine_takes_back_the_pair_and_cancels_a_search() {
+    let (mut app, _, now) = new(engine(Color::Red), None);
+    let (g, _) = think_generation(&type_text(&mut app, now, "g3g4")).unwrap();
+    app.handle(
+        Event::AiMove {
+            generation: g,
+            mv: Some(mv("a7a6")),
+        },
+        now,
+    );
+    assert_eq!(app.game.len(), 2);
+    press(&mut app, now, &[Key::Char('u')]);
+    assert!(
+        app.game.is_empty(),
+        "the AI's reply and the own move are gone"
+    );
+    assert!(app.can_move());
+    // Undo while the engine thinks: the own move goes and the late answer is dropped.
+    let (g, _) = think_generation(&type_text(&mut app, now, "g3g4")).unwrap();
+    let cmds = press(&mut app, now, &[Key::Char('u')]);
+    assert!(cmds.is_empty());
+    assert!(app.game.is_empty());
+    assert!(app.thinking.is_none());
+    app.handle(
+        Event::AiMove {
+            generation: g,
+            mv: Some(mv("a7a6")),
+        },
+        now,
+    );
+    assert!(app.game.is_empty());
+    press(&mut app, now, &[Key::Char('u')]);
+    assert!(status(&app).contains("Nothing to undo"));
+}
+
+#[test]
+fn undo_when_the_engine_opened_the_game_lets_it_move_again() {
+    let (mut app, cmds, now) = new(engine(Color::Blue), None);
+    let (g, _) = think_generation(&cmds).unwrap();
+    app.handle(
+        Event::AiMove {
+            generation: g,
+            mv: Some(mv("g3g4")),
+        },
+        now,
+    );
+    assert!(app.can_move());
+    let cmds = type_text(&mut app, now, "a7a6");
+    let (g2, _) = think_generation(&cmds).unwrap();
+    app.handle(
+        Event::AiMove {
+            generation: g2,
+            mv: Some(mv("g4g5")),
+        },
+        now,
+    );
+    press(&mut app, now, &[Key::Char('u')]);
+    assert_eq!(
+        app.game.len(),
+        1,
+        "back to the position after the engine's first move"
+    );
+    assert!(app.can_move());
+}
+
+#[test]
+fn hotseat_plays_both_sides_and_undoes_one_ply() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    type_text(&mut app, now, "g3g4");
+    assert!(app.can_move(), "Blue moves at the same keyboard");
+    assert_eq!(app.turn_text(), "Blue to move");
+    type_text(&mut app, now, "a7a6");
+    press(&mut app, now, &[Key::Char('u')]);
+    assert_eq!(app.game.len(), 1);
+    assert_eq!(app.game.position().turn(), Color::Blue);
+}
+
+#[test]
+fn flipping_turns_the_arrow_keys_too() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    press(&mut app, now, &[Key::Char('v')]);
+    assert!(app.flipped);
+    let start = app.cursor;
+    press(&mut app, now, &[Key::Up, Key::Right]);
+    assert_eq!(app.cursor.rank(), start.rank() - 1, "up goes toward rank 1");
+    assert_eq!(
+        app.cursor.file(),
+        start.file() - 1,
+        "right goes toward file a"
+    );
+    press(&mut app, now, &[Key::Char('v')]);
+    assert!(!app.flipped);
+}
+
+#[test]
+fn a_den_entry_ends_the_game_with_winner_and_reason_and_n_starts_again() {
+    let fen = "l6/3R3/7/7/7/7/7/7/6L r 0 1";
+    let (mut app, _, now) = new(engine(Color::Red), Some(fen));
+    let cmds = type_text(&mut app, now, "d8d9");
+    assert!(cmds.is_empty(), "no engine search after the end");
+    assert_eq!(
+        app.result_text().as_deref(),
+        Some("Red wins (entered the den)")
+    );
+    assert!(!app.can_move());
+    press(&mut app, now, &[Key::Enter]);
+    assert!(status(&app).contains("game is over"));
+    press(&mut app, now, &[Key::Char('n')]);
+    assert!(app.game.is_empty());
+    assert_eq!(
+        Jfen::from_position(app.game.position()).to_string(),
+        "l6/3R3/7/7/7/7/7/7/6L r 0 1",
+        "a new game starts from --fen"
+    );
+    assert!(app.result_text().is_none());
+}
+
+#[test]
+fn results_are_in_the_display_language() {
+    let mut c = config(Opponent::Hotseat, Some("l6/3R3/7/7/7/7/7/7/6L r 0 1"));
+    c.lang = Lang::ZhHant;
+    let now = Instant::now();
+    let (mut app, _) = App::new(c, now);
+    assert_eq!(app.turn_text(), "紅方走棋");
+    type_text(&mut app, now, "d8d9");
+    assert_eq!(app.result_text().as_deref(), Some("紅方勝 (入穴)"));
+}
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jungle-tui-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn enter_path(app: &mut App, now: Instant, key: char, path: &str) {
+    press(app, now, &[Key::Char(key)]);
+    let len = match &app.prompt {
+        Some(Prompt::Save(b)) | Some(Prompt::Open(b)) => b.chars().count(),
+        None => panic!("no prompt after `{key}`"),
+    };
+    for _ in 0..len {
+        press(app, now, &[Key::Backspace]);
+    }
+    type_text(app, now, path);
+}
+
+#[test]
+fn save_then_load_restores_the_game_and_bad_files_are_refused() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    for m in ["g3g4", "a7a6", "g4g5"] {
+        type_text(&mut app, now, m);
+    }
+    let path = temp_path("save.pgn");
+    let p = path.display().to_string();
+    press(&mut app, now, &[Key::Char('s')]);
+    assert!(
+        matches!(&app.prompt, Some(Prompt::Save(b)) if b.ends_with(".pgn")),
+        "a default file name is offered"
+    );
+    press(&mut app, now, &[Key::Esc]);
+    assert!(app.prompt.is_none());
+    enter_path(&mut app, now, 's', &p);
+    assert!(status(&app).starts_with("Saved to"), "{}", status(&app));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("[Variant \"standard\"]"), "{text}");
+    assert!(text.contains("1. Rg4 Ra6 2. Rg5 *"), "{text}");
+
+    press(&mut app, now, &[Key::Char('n')]);
+    assert!(app.game.is_empty());
+    enter_path(&mut app, now, 'o', &p);
+    assert_eq!(
+        app.game.moves().collect::<Vec<_>>(),
+        vec![mv("g3g4"), mv("a7a6"), mv("g4g5")]
+    );
+    assert!(status(&app).starts_with("Loaded"));
+
+    let bad = temp_path("bad.pgn");
+    std::fs::write(&bad, "1. Rg4 Rg5 *\n").unwrap();
+    enter_path(&mut app, now, 'o', &bad.display().to_string());
+    assert!(status(&app).starts_with("Cannot open"), "{}", status(&app));
+    assert_eq!(app.game.len(), 3, "the shown game is kept");
+    enter_path(&mut app, now, 'o', "/nonexistent/dir/x.pgn");
+    assert!(status(&app).starts_with("Cannot open"));
+    enter_path(&mut app, now, 's', "/nonexistent/dir/x.pgn");
+    assert!(status(&app).starts_with("Cannot save"));
+}
+
+#[test]
+fn loading_a_game_with_the_engine_to_move_starts_it() {
+    let path = temp_path("engine.pgn");
+    let mut g = Game::new(Rules::STANDARD);
+    g.play(mv("g3g4")).unwrap();
+    std::fs::write(&path, jungle::GameRecord::from_game(&g, &[]).to_string()).unwrap();
+    let (mut app, _, now) = new(engine(Color::Red), None);
+    press(&mut app, now, &[Key::Char('o')]);
+    let cmds = type_text(&mut app, now, &path.display().to_string());
+    assert_eq!(think_generation(&cmds).map(|t| t.1), Some(1));
+}
+
+#[test]
+fn tab_help_and_quit_keys() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    press(&mut app, now, &[Key::Tab]);
+    assert_eq!(app.glyphs, Glyphs::Chinese);
+    press(&mut app, now, &[Key::Char('?')]);
+    assert!(app.help);
+    let cmds = press(&mut app, now, &[Key::Char('q')]);
+    assert!(!app.help, "any key closes the help");
+    assert!(cmds.is_empty(), "and does nothing else");
+    press(&mut app, now, &[Key::Char('s')]);
+    let cmds = press(&mut app, now, &[Key::CtrlC]);
+    assert!(
+        matches!(cmds.as_slice(), [Command::Quit]),
+        "Ctrl-C quits even in a prompt"
+    );
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    let cmds = press(&mut app, now, &[Key::Char('q')]);
+    assert!(matches!(cmds.as_slice(), [Command::Quit]));
+    assert!(app.quit);
+}
+
+// ----- online -----
+
+fn state(you: &str, moves: &[&str], extra: Value) -> ServerMsg {
+    let mut g = json!({
+        "id": "g1",
+        "red": {"name": "alice", "ai_level": null, "rating": 1500, "level": 1, "guest": true},
+        "blue": {"name": "bob", "ai_level": null, "rating": 1500, "level": 1, "guest": true},
+        "you": you, "rated": false, "tc": {"clock_s": 60, "inc_s": 0, "move_s": 10},
+        "rules": "standard", "start_fen": jungle::START_JFEN,
+        "moves": moves.iter().map(|m| json!({"move": m, "san": "?"})).collect::<Vec<_>>(),
+        "ply": moves.len(), "turn": "red", "fen": "", "legal": [],
+        "clocks": {"red_ms": 60000, "blue_ms": 60000, "move_ms": 10000, "running": "red"},
+        "timeouts": {"red": 0, "blue": 0}, "status": "live", "result": null,
+        "draw_offer": null, "presence": {"red": true, "blue": true}
+    });
+    if let (Some(o), Some(e)) = (g.as_object_mut(), extra.as_object()) {
+        for (k, v) in e {
+            o.insert(k.clone(), v.clone());
+        }
+    }
+    ServerMsg::parse(&json!({"t": "game", "game": g}).to_string()).unwrap()
+}
+
+fn server(app: &mut App, now: Instant, text: Value) -> Vec<Command> {
+    app.handle(
+        Event::Server(ServerMsg::parse(&text.to_string()).unwrap()),
+        now,
+    )
+}
+
+#[test]
+fn online_welcome_starts_or_rejoins() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    assert!(status(&app).contains("Connecting"));
+    let cmds = server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
+    assert_eq!(sent(&cmds)[0]["t"], "quick");
+    let cmds = server(&mut app, now, json!({"t":"seek_created","id":"s1"}));
+    assert!(cmds.is_empty());
+    assert!(app.online.waiting);
+    let (mut app, _, now) = new(Opponent::Online, None);
+    let cmds = server(
+        &mut app,
+        now,
+        json!({"t":"welcome","user":{},"games":["g9"]}),
+    );
+    assert_eq!(sent(&cmds), vec![json!({"t":"watch","game":"g9"})]);
+}
+
+#[test]
+fn online_moves_go_to_the_server_and_the_board_follows_its_answers() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &[], json!({}))), now);
+    assert_eq!(app.online.you, Some(Seat::Red));
+    assert!(app.can_move());
+    let cmds = type_text(&mut app, now, "g3g4");
+    assert_eq!(
+        sent(&cmds),
+        vec![json!({"t":"move","game":"g1","ply":0,"move":"g3g4"})]
+    );
+    assert!(app.game.is_empty(), "the server is the referee");
+    let clocks = json!({"red_ms": 58000, "blue_ms": 60000, "move_ms": 10000, "running": "blue"});
+    server(
+        &mut app,
+        now,
+        json!({"t":"moved","game":"g1","ply":0,"move":"g3g4","san":"Rg4","fen":"",
+               "clocks": clocks,"timeouts":{"red":0,"blue":0},"legal":[],"last_move_at":0}),
+    );
+    assert_eq!(app.game.len(), 1);
+    assert!(!app.can_move(), "Blue's turn");
+    // A repeat of the same ply is ignored; a ply from the future asks for the whole state.
+    let again = json!({"t":"moved","game":"g1","ply":0,"move":"g3g4","legal":[]});
+    assert!(server(&mut app, now, again).is_empty());
+    assert_eq!(app.game.len(), 1);
+    let future = json!({"t":"moved","game":"g1","ply":5,"move":"a7a6","legal":[]});
+    assert_eq!(
+        sent(&server(&mut app, now, future)),
+        vec![json!({"t":"watch","game":"g1"})]
+    );
+    // Another game's moves do not touch this one.
+    let other = json!({"t":"moved","game":"g2","ply":1,"move":"a7a6","legal":[]});
+    assert!(server(&mut app, now, other).is_empty());
+    assert_eq!(app.game.len(), 1);
+}
+
+#[test]
+fn online_clocks_count_down_locally_for_the_running_side() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("blue", &[], json!({}))), now);
+    assert!(app.flipped, "Blue plays from the bottom");
+    let later = now + Duration::from_millis(2500);
+    assert_eq!(
+        app.clock_of(Color::Red, later),
+        Some((Some(57500), Some(7500)))
+    );
+    assert_eq!(app.clock_of(Color::Blue, later), Some((Some(60000), None)));
+    // The clock never shows less than zero.
+    let much_later = now + Duration::from_secs(120);
+    assert_eq!(
+        app.clock_of(Color::Red, much_later),
+        Some((Some(0), Some(0)))
+    );
+}
+
+#[test]
+fn online_draw_resign_takeback_and_rematch_keys() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(
+        Event::Server(state("red", &["g3g4", "a7a6"], json!({}))),
+        now,
+    );
+    assert_eq!(app.game.len(), 2);
+    let cmds = press(&mut app, now, &[Key::Char('=')]);
+    assert_eq!(sent(&cmds), vec![json!({"t":"draw_offer","game":"g1"})]);
+    server(
+        &mut app,
+        now,
+        json!({"t":"draw_offered","game":"g1","by":"blue"}),
+    );
+    assert!(status(&app).contains("offers a draw"));
+    let cmds = press(&mut app, now, &[Key::Char('=')]);
+    assert_eq!(sent(&cmds), vec![json!({"t":"draw_accept","game":"g1"})]);
+    let cmds = press(&mut app, now, &[Key::Char('u')]);
+    assert!(cmds.is_empty());
+    assert!(status(&app).contains("only against the AI"));
+    assert!(
+        press(&mut app, now, &[Key::Char('!')]).is_empty(),
+        "asks first"
+    );
+    let cmds = press(&mut app, now, &[Key::Char('!')]);
+    assert_eq!(sent(&cmds), vec![json!({"t":"resign","game":"g1"})]);
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"resign"},"changes":{}}),
+    );
+    assert_eq!(
+        app.result_text().as_deref(),
+        Some("Blue wins (resignation)")
+    );
+    assert!(!app.can_move());
+    let cmds = press(&mut app, now, &[Key::Char('n')]);
+    assert_eq!(sent(&cmds), vec![json!({"t":"rematch","game":"g1"})]);
+    let rec = app.record().to_string();
+    assert!(rec.contains("[Result \"0-1\"]"), "{rec}");
+    assert!(rec.contains("[Termination \"resign\"]"), "{rec}");
+    assert!(rec.contains("[Red \"alice\"]"), "{rec}");
+}
+
+#[test]
+fn online_takeback_is_offered_against_the_server_ai() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    let blue_ai = json!({"blue": {"name": "AI", "ai_level": 4}});
+    app.handle(Event::Server(state("red", &["g3g4", "a7a6"], blue_ai)), now);
+    assert!(app.player_label(Color::Blue).contains("AI level 4"));
+    let cmds = press(&mut app, now, &[Key::Char('u')]);
+    assert_eq!(sent(&cmds), vec![json!({"t":"takeback","game":"g1"})]);
+    // The server answers a takeback with the new state.
+    app.handle(Event::Server(state("red", &[], blue_ai_again())), now);
+    assert!(app.game.is_empty());
+}
+
+fn blue_ai_again() -> Value {
+    json!({"blue": {"name": "AI", "ai_level": 4}})
+}
+
+#[test]
+fn online_spectators_and_hotseat_seats() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("both", &["g3g4"], json!({}))), now);
+    assert!(
+        app.can_move(),
+        "a hotseat game on the server plays both colours"
+    );
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("x", &[], json!({"you": null}))), now);
+    assert!(!app.can_move());
+    assert!(press(&mut app, now, &[Key::Char('!'), Key::Char('!')]).is_empty());
+}
+
+#[test]
+fn online_errors_and_disconnects_are_shown() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &[], json!({}))), now);
+    server(
+        &mut app,
+        now,
+        json!({"t":"error","code":"illegal_move","message":"the rat cannot go there","re":"move"}),
+    );
+    assert!(status(&app).contains("illegal_move: the rat cannot go there"));
+    app.handle(Event::Disconnected("connection reset".into()), now);
+    assert!(status(&app).contains("connection reset"));
+    assert!(!app.can_move());
+    let mut bad = state("red", &["g3g5"], json!({}));
+    if let ServerMsg::Game { game } = &mut bad {
+        game.id = json!("g7");
+    }
+    app.handle(Event::Server(bad), now);
+    assert!(status(&app).contains("ply 1 `g3g5`"), "{}", status(&app));
+}
