@@ -1,30 +1,204 @@
-//! Placeholder: replaced by the owner of this subsystem.
+//! `jungle engine`, `jungle bench` and `jungle match`: argument parsing only; the work is in
+//! `jungle_engine`.
 
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use jungle::Rules;
+use jungle_engine::matches::{self, EngineSpec, MatchConfig, Sprt, TimeControl};
+use jungle_engine::{bench as engine_bench, protocol};
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-/// Arguments (none yet).
-#[derive(clap::Args)]
+/// Arguments of `jungle engine` (none: everything is set through the protocol).
+#[derive(Args)]
 pub struct EngineArgs {}
 
-/// Arguments (none yet).
-#[derive(clap::Args)]
-pub struct BenchArgs {}
-
-/// Arguments (none yet).
-#[derive(clap::Args)]
-pub struct MatchArgs {}
-
-/// Not built yet.
-pub fn engine(_a: EngineArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not built yet")
+/// Arguments of `jungle bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Search depth per position.
+    #[arg(default_value_t = engine_bench::DEFAULT_DEPTH)]
+    depth: u32,
 }
 
-/// Not built yet.
-pub fn bench(_a: BenchArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not built yet")
+/// Arguments of `jungle match` (boxed: they are many).
+#[derive(Args)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    opts: Box<MatchOpts>,
 }
 
-/// Not built yet.
-pub fn run_match(_a: MatchArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not built yet")
+/// The options of `jungle match`.
+#[derive(Args)]
+struct MatchOpts {
+    /// An engine command line, given twice (split on spaces), e.g.
+    /// `--engine "target/release/jungle engine"`. Results are from the first engine's side.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Names of the two engines (default: `A` and `B`).
+    #[arg(long = "name", num_args = 1)]
+    names: Vec<String>,
+    /// `Name=Value` engine option for the first engine (repeatable), e.g. `Hash=32`.
+    #[arg(long = "option1", num_args = 1)]
+    options1: Vec<String>,
+    /// `Name=Value` engine option for the second engine (repeatable).
+    #[arg(long = "option2", num_args = 1)]
+    options2: Vec<String>,
+    /// Number of games (rounded up to colour-swapped pairs).
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with_all = ["tc", "depth", "nodes"])]
+    movetime: Option<u64>,
+    /// A game clock `base+increment` in seconds, e.g. `10+0.1`.
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+    tc: Option<String>,
+    /// A fixed depth per move.
+    #[arg(long, conflicts_with = "nodes")]
+    depth: Option<u32>,
+    /// A fixed node count per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Rule set (RULES §9).
+    #[arg(long, default_value = "standard")]
+    rules: String,
+    /// Opening suite (one line of moves per opening).
+    #[arg(long, default_value = "openings/suite.txt")]
+    openings: PathBuf,
+    /// Adjudicate a draw after this many plies (0 = never).
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Run an SPRT with these hypotheses (Elo), stopping when it decides: `--sprt 0 5`.
+    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"])]
+    sprt: Vec<f64>,
+    /// Write every game as a game record to this file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Milliseconds an engine may run over its time before it loses on time.
+    #[arg(long, default_value_t = 200)]
+    timeout_margin: u64,
+    /// Print only the summary, not one line per game.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs `jungle engine`: the text protocol on stdin/stdout.
+pub fn engine(_a: EngineArgs) -> Result<ExitCode> {
+    protocol::run_stdio()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `jungle bench`; the last line is `<N> nodes <M> nps`.
+pub fn bench(a: BenchArgs) -> Result<ExitCode> {
+    if a.depth == 0 || a.depth > 64 {
+        bail!("the bench depth must be from 1 to 64");
+    }
+    let stdout = std::io::stdout();
+    engine_bench::run(a.depth, &mut stdout.lock())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_options(list: &[String]) -> Result<Vec<(String, String)>> {
+    list.iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .with_context(|| format!("engine option `{o}` is not `Name=Value`"))
+        })
+        .collect()
+}
+
+fn parse_tc(s: &str) -> Result<TimeControl> {
+    let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+    let secs = |v: &str| -> Result<Duration> {
+        let f: f64 = v
+            .parse()
+            .with_context(|| format!("`{v}` in --tc is not a number of seconds"))?;
+        if !(0.0..=86_400.0).contains(&f) {
+            bail!("`{v}` in --tc is out of range");
+        }
+        Ok(Duration::from_secs_f64(f))
+    };
+    let base = secs(base)?;
+    if base.is_zero() {
+        bail!("--tc needs a positive base time");
+    }
+    Ok(TimeControl::Clock {
+        base,
+        increment: secs(inc)?,
+    })
+}
+
+/// Runs `jungle match`.
+pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
+    let a = *a.opts;
+    if a.engines.len() != 2 {
+        bail!("give exactly two --engine commands");
+    }
+    let rules: Rules = a.rules.parse()?;
+    let names = [
+        a.names.first().cloned().unwrap_or_else(|| "A".into()),
+        a.names.get(1).cloned().unwrap_or_else(|| "B".into()),
+    ];
+    let mut e0 = EngineSpec::from_command(&names[0], &a.engines[0])?;
+    let mut e1 = EngineSpec::from_command(&names[1], &a.engines[1])?;
+    e0.options = parse_options(&a.options1)?;
+    e1.options = parse_options(&a.options2)?;
+    let time_control = match (a.movetime, &a.tc, a.depth, a.nodes) {
+        (Some(ms), _, _, _) => TimeControl::MoveTime(Duration::from_millis(ms.max(1))),
+        (_, Some(tc), _, _) => parse_tc(tc)?,
+        (_, _, Some(d), _) => TimeControl::Depth(d.max(1)),
+        (_, _, _, Some(n)) => TimeControl::Nodes(n.max(1)),
+        _ => TimeControl::MoveTime(Duration::from_millis(100)),
+    };
+    let sprt = match a.sprt.as_slice() {
+        [] => None,
+        [e0, e1] if e0 < e1 => Some(Sprt::new(*e0, *e1)),
+        _ => bail!("--sprt needs ELO0 < ELO1"),
+    };
+    let config = MatchConfig {
+        engines: [e0, e1],
+        games: a.games.max(1),
+        time_control,
+        concurrency: a.concurrency.max(1),
+        rules,
+        openings: matches::load_openings(&a.openings, rules)?,
+        max_plies: a.max_plies,
+        sprt,
+        timeout_margin: Duration::from_millis(a.timeout_margin),
+    };
+    let mut results = Vec::new();
+    let quiet = a.quiet;
+    let tally = matches::run(&config, |r, t| {
+        if !quiet {
+            let red = &config.engines[r.red].name;
+            let blue = &config.engines[1 - r.red].name;
+            println!(
+                "game {:>4}: {red} (red) vs {blue} (blue) {} {} [{} - {} - {}]",
+                r.index + 1,
+                r.record.result,
+                r.reason,
+                t.wins,
+                t.losses,
+                t.draws
+            );
+            let _ = std::io::stdout().flush();
+        }
+        results.push(r.clone());
+    })?;
+    for line in matches::summary(&config, &tally) {
+        println!("{line}");
+    }
+    if let Some(path) = &a.pgn {
+        results.sort_by_key(|r| r.index);
+        let mut f = std::fs::File::create(path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        matches::write_records(&mut f, &results)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -136,6 +136,16 @@ impl Engine {
         self.running = Some((handle, legal));
     }
 
+    /// Whether a search is still running (its result not yet ready).
+    pub fn is_running(&self) -> bool {
+        self.running.as_ref().is_some_and(|(h, _)| !h.is_finished())
+    }
+
+    /// Whether a search was started and its result not yet collected by [`Engine::wait`].
+    pub fn has_pending(&self) -> bool {
+        self.running.is_some()
+    }
+
     /// Ends the current search soon (its best move so far is kept).
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);

@@ -17,9 +17,12 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod bench;
 mod engine;
 pub mod eval;
 pub mod level;
+pub mod matches;
+pub mod protocol;
 mod search;
 pub mod timeman;
 mod tt;

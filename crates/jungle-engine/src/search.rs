@@ -286,6 +286,15 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// The principal variation of a node whose side to move steps from `door` into `enemy`'s den.
+    fn den_entry_pv(&mut self, door: jungle::Square, enemy: jungle::Color, ply: usize) {
+        let den = Bitboard::den_of(enemy)
+            .first()
+            .expect("every side has a den");
+        self.pv[ply][ply] = Move::new(door, den);
+        self.pv_len[ply] = ply + 1;
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
         let child_len = self.pv_len[ply + 1].max(ply + 1);
@@ -337,7 +346,8 @@ impl<'a> Searcher<'a> {
         }
         let us = pos.turn();
         let mine = pos.by_color(us);
-        if (mine & DEN_DOORS[(!us).index()]).any() {
+        if let Some(door) = (mine & DEN_DOORS[(!us).index()]).first() {
+            self.den_entry_pv(door, !us, ply);
             return MATE - ply as i32 - 1;
         }
         let draw_plies = pos.rules().draw_plies;
@@ -541,7 +551,8 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         let us = pos.turn();
-        if (pos.by_color(us) & DEN_DOORS[(!us).index()]).any() {
+        if let Some(door) = (pos.by_color(us) & DEN_DOORS[(!us).index()]).first() {
+            self.den_entry_pv(door, !us, ply);
             return MATE - ply as i32 - 1;
         }
         if ply >= MAX_PLY - 1 {

@@ -1,0 +1,415 @@
+//! The engine text protocol (UCI-style), documented in `doc/protocol.md#engine-protocol`.
+//!
+//! [`run`] reads commands line by line and writes replies; a search runs in the background, so
+//! `stop`, `isready` and `quit` are answered while it thinks. A malformed command is answered
+//! with `info string error: …` and never ends the session.
+
+use crate::{eval, Clock, Engine, EngineOptions, Limits, SearchInfo};
+use jungle::{perft_divide, Color, Game, Jfen, MoveText, Position, Rules};
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The engine's name in `id name`.
+pub const NAME: &str = concat!("Jungle ", env!("CARGO_PKG_VERSION"));
+/// The deepest `perft` the protocol accepts (deeper counts take minutes).
+pub const MAX_PERFT: u32 = 7;
+
+/// A line sink shared between the protocol loop and the search thread.
+type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn say(out: &Out, line: &str) {
+    // A closed output cannot be reported anywhere: the session simply ends at the next read.
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+/// The `info …` line of a finished iteration.
+pub fn info_line(i: &SearchInfo) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+        i.depth,
+        i.seldepth,
+        i.score,
+        i.nodes,
+        i.nps,
+        i.time.as_millis()
+    );
+    if !i.pv.is_empty() {
+        s.push_str(" pv");
+        for m in &i.pv {
+            s.push(' ');
+            s.push_str(&m.to_string());
+        }
+    }
+    s
+}
+
+/// Runs the protocol on stdin and stdout until `quit` or the end of input.
+pub fn run_stdio() -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let stdin = io::stdin();
+        for line in stdin.lock().lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(l).is_err() {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+    });
+    run(rx, Box::new(io::stdout()));
+    Ok(())
+}
+
+/// Runs the protocol: commands arrive on `input` (the session ends when it closes or on `quit`),
+/// replies go to `output`.
+pub fn run(input: mpsc::Receiver<String>, output: Box<dyn Write + Send>) {
+    let out: Out = Arc::new(Mutex::new(output));
+    let mut session = Session::new(out);
+    // Commands that arrive while a search runs wait here until it ends, as a GUI expects; only
+    // `stop`, `quit` and (with nothing queued) `isready` are answered at once.
+    let mut queued: VecDeque<String> = VecDeque::new();
+    let mut open = true;
+    loop {
+        session.finish_search_if_done();
+        while !session.engine.has_pending() {
+            let Some(line) = queued.pop_front() else {
+                break;
+            };
+            if !session.command(&line) {
+                open = false;
+                break;
+            }
+        }
+        if !open {
+            break;
+        }
+        let timeout = if session.engine.has_pending() {
+            Duration::from_millis(2)
+        } else {
+            Duration::from_secs(3600)
+        };
+        match input.recv_timeout(timeout) {
+            Ok(line) => {
+                let word = line.split_whitespace().next().unwrap_or("");
+                let immediate = match word {
+                    "quit" | "stop" => true,
+                    "isready" => queued.is_empty(),
+                    _ => !session.engine.has_pending() && queued.is_empty(),
+                };
+                if !immediate {
+                    queued.push_back(line);
+                } else if !session.command(&line) {
+                    break;
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                // End of input: finish what was asked, as a piped script expects.
+                while session.engine.has_pending() || !queued.is_empty() {
+                    if session.engine.has_pending() {
+                        if session.engine_is_infinite() {
+                            session.engine.stop();
+                        }
+                        session.finish_search();
+                    }
+                    if let Some(line) = queued.pop_front() {
+                        if !session.command(&line) {
+                            break;
+                        }
+                    }
+                }
+                break;
+            }
+        }
+    }
+    session.engine.stop();
+    session.finish_search();
+}
+
+struct Session {
+    out: Out,
+    engine: Engine,
+    options: EngineOptions,
+    rules: Rules,
+    game: Game,
+    infinite: bool,
+}
+
+impl Session {
+    fn new(out: Out) -> Session {
+        let options = EngineOptions::default();
+        Session {
+            out,
+            engine: Engine::new(options),
+            options,
+            rules: Rules::STANDARD,
+            game: Game::new(Rules::STANDARD),
+            infinite: false,
+        }
+    }
+
+    fn engine_is_infinite(&self) -> bool {
+        self.infinite
+    }
+
+    fn error(&self, msg: impl std::fmt::Display) {
+        say(&self.out, &format!("info string error: {msg}"));
+    }
+
+    fn finish_search_if_done(&mut self) {
+        if self.engine.has_pending() && !self.engine.is_running() {
+            self.finish_search();
+        }
+    }
+
+    fn finish_search(&mut self) {
+        if !self.engine.has_pending() {
+            return;
+        }
+        let r = self.engine.wait();
+        match r.best {
+            Some(m) => say(&self.out, &format!("bestmove {m}")),
+            None => say(&self.out, "bestmove (none)"),
+        }
+    }
+
+    /// Handles one command line; false on `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = tokens.split_first() else {
+            return true;
+        };
+        let busy = self.engine.has_pending();
+        match cmd {
+            "uci" => {
+                say(&self.out, &format!("id name {NAME}"));
+                say(&self.out, "id author the Jungle project");
+                say(
+                    &self.out,
+                    "option name Hash type spin default 16 min 1 max 65536",
+                );
+                say(
+                    &self.out,
+                    "option name Threads type spin default 1 min 1 max 256",
+                );
+                say(
+                    &self.out,
+                    "option name Level type spin default 10 min 1 max 10",
+                );
+                say(&self.out, "option name Rules type string default standard");
+                say(&self.out, "uciok");
+            }
+            "isready" => say(&self.out, "readyok"),
+            "quit" => return false,
+            "stop" => {
+                self.engine.stop();
+                self.finish_search();
+            }
+            _ if busy => self.error(format!("`{cmd}` while searching; send `stop` first")),
+            "ucinewgame" => {
+                self.engine.new_game();
+                self.game = Game::new(self.rules);
+            }
+            "setoption" => self.setoption(args),
+            "position" => self.position(args),
+            "go" => self.go(args),
+            "d" => {
+                let pos = self.game.position();
+                for l in pos.to_string().lines() {
+                    say(&self.out, l);
+                }
+                say(&self.out, &format!("jfen {}", Jfen::from_position(pos)));
+                say(&self.out, &format!("rules {}", self.rules));
+                match self.game.outcome() {
+                    Some(o) => say(&self.out, &format!("outcome {} {o}", o.result_str())),
+                    None => say(&self.out, "outcome *"),
+                }
+            }
+            "moves" => {
+                let moves: Vec<String> = self
+                    .game
+                    .legal_moves()
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect();
+                say(&self.out, &format!("moves {}", moves.join(" ")));
+            }
+            "perft" => self.perft(args),
+            "eval" => {
+                let pos = self.game.position();
+                let e = eval::evaluate(pos);
+                let red = if pos.turn() == Color::Red { e } else { -e };
+                say(
+                    &self.out,
+                    &format!(
+                        "info string eval cp {e} (side to move {}), cp {red} for red",
+                        pos.turn()
+                    ),
+                );
+            }
+            _ => self.error(format!("unknown command `{cmd}`")),
+        }
+        true
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        // setoption name <Name> value <Value…>
+        let text = args.join(" ");
+        let Some(rest) = text.strip_prefix("name ") else {
+            return self.error("expected `setoption name <Name> value <Value>`");
+        };
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
+        };
+        let number = |v: &str, min: usize, max: usize| -> Result<usize, String> {
+            match v.parse::<usize>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "option {name} takes a number from {min} to {max}, not `{v}`"
+                )),
+            }
+        };
+        let mut o = self.options;
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match number(value, 1, 65536) {
+                Ok(n) => o.hash_mb = n,
+                Err(e) => return self.error(e),
+            },
+            "threads" => match number(value, 1, 256) {
+                Ok(n) => o.threads = n,
+                Err(e) => return self.error(e),
+            },
+            "level" => match number(value, 1, 10) {
+                Ok(n) => o.level = n as u8,
+                Err(e) => return self.error(e),
+            },
+            "rules" => match value.parse::<Rules>() {
+                Ok(r) => {
+                    self.rules = r;
+                    self.game = Game::new(r);
+                }
+                Err(e) => return self.error(e),
+            },
+            _ => return self.error(format!("unknown option `{name}`")),
+        }
+        self.options = o;
+        self.engine.set_options(o);
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|&a| a == "moves");
+        let (setup, moves) = match moves_at {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &args[args.len()..]),
+        };
+        let start = match setup.split_first() {
+            Some((&"startpos", [])) => Position::start(self.rules),
+            Some((&"fen", fen)) if !fen.is_empty() => {
+                match Jfen::parse_position(&fen.join(" "), self.rules) {
+                    Ok(p) => p,
+                    Err(e) => return self.error(e),
+                }
+            }
+            _ => return self.error("expected `position startpos|fen <JFEN> [moves …]`"),
+        };
+        let mut game = Game::from_position(start);
+        for text in moves {
+            let m = match text.parse::<MoveText>() {
+                Ok(t) => match t.to_move(game.position()) {
+                    Ok(m) => m,
+                    Err(e) => return self.error(e),
+                },
+                Err(e) => return self.error(e),
+            };
+            if let Err(e) = game.play(m) {
+                return self.error(e);
+            }
+        }
+        self.game = game;
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let mut limits = Limits::default();
+        let mut times: [Option<u64>; 4] = [None; 4]; // wtime btime winc binc
+        let mut movestogo = None;
+        let mut i = 0;
+        while i < args.len() {
+            let key = args[i];
+            if key == "infinite" {
+                limits.infinite = true;
+                i += 1;
+                continue;
+            }
+            let Some(value) = args.get(i + 1) else {
+                return self.error(format!("`go {key}` needs a value"));
+            };
+            let Ok(n) = value.parse::<u64>() else {
+                return self.error(format!("`go {key}` needs a whole number, not `{value}`"));
+            };
+            match key {
+                "depth" => limits.depth = Some(n.clamp(1, 1000) as u32),
+                "nodes" => limits.nodes = Some(n),
+                "movetime" => limits.movetime = Some(Duration::from_millis(n)),
+                "wtime" => times[0] = Some(n),
+                "btime" => times[1] = Some(n),
+                "winc" => times[2] = Some(n),
+                "binc" => times[3] = Some(n),
+                "movestogo" => movestogo = Some(n.min(u32::MAX as u64) as u32),
+                _ => return self.error(format!("unknown `go` parameter `{key}`")),
+            }
+            i += 2;
+        }
+        let (t, inc) = match self.game.position().turn() {
+            Color::Red => (times[0], times[2]),
+            Color::Blue => (times[1], times[3]),
+        };
+        if let Some(t) = t {
+            limits.clock = Some(Clock {
+                time_left: Duration::from_millis(t),
+                increment: Duration::from_millis(inc.unwrap_or(0)),
+                moves_to_go: movestogo,
+            });
+        }
+        if args.is_empty() {
+            limits.infinite = true;
+        }
+        if let Some(o) = self.game.outcome() {
+            say(
+                &self.out,
+                &format!("info string game over: {} {o}", o.result_str()),
+            );
+        }
+        self.infinite = limits.infinite;
+        let out = Arc::clone(&self.out);
+        self.engine.go(
+            &self.game,
+            limits,
+            Box::new(move |info| say(&out, &info_line(info))),
+        );
+    }
+
+    fn perft(&mut self, args: &[&str]) {
+        let depth = match args {
+            [d] => match d.parse::<u32>() {
+                Ok(d) if (1..=MAX_PERFT).contains(&d) => d,
+                _ => return self.error(format!("perft takes a depth from 1 to {MAX_PERFT}")),
+            },
+            _ => return self.error("expected `perft <depth>`"),
+        };
+        let mut total = 0;
+        for (m, n) in perft_divide(self.game.position(), depth) {
+            say(&self.out, &format!("{m}: {n}"));
+            total += n;
+        }
+        say(&self.out, &format!("nodes {total}"));
+    }
+}
