@@ -74,7 +74,7 @@ pub fn run(input: mpsc::Receiver<String>, output: Box<dyn Write + Send>) {
     let out: Out = Arc::new(Mutex::new(output));
     let mut session = Session::new(out);
     // Commands that arrive while a search runs wait here until it ends, as a GUI expects; only
-    // `stop`, `quit` and (with nothing queued) `isready` are answered at once.
+    // `stop` and (with nothing queued) `isready` and `quit` are answered at once.
     let mut queued: VecDeque<String> = VecDeque::new();
     let mut open = true;
     loop {
@@ -99,33 +99,31 @@ pub fn run(input: mpsc::Receiver<String>, output: Box<dyn Write + Send>) {
         match input.recv_timeout(timeout) {
             Ok(line) => {
                 let word = line.split_whitespace().next().unwrap_or("");
-                let immediate = match word {
-                    "quit" | "stop" => true,
-                    "isready" => queued.is_empty(),
-                    _ => !session.engine.has_pending() && queued.is_empty(),
-                };
-                if !immediate {
-                    queued.push_back(line);
-                } else if !session.command(&line) {
-                    break;
-                }
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
-                // End of input: finish what was asked, as a piped script expects.
-                while session.engine.has_pending() || !queued.is_empty() {
-                    if session.engine.has_pending() {
-                        if session.engine_is_infinite() {
-                            session.engine.stop();
-                        }
-                        session.finish_search();
+                let busy = session.engine.has_pending() || !queued.is_empty();
+                match word {
+                    // `quit` behind queued commands, like the end of input, finishes them first.
+                    "quit" if busy => {
+                        session.drain(&mut queued);
+                        break;
                     }
-                    if let Some(line) = queued.pop_front() {
+                    "stop" => {
+                        session.command(&line);
+                    }
+                    "isready" if queued.is_empty() => {
+                        session.command(&line);
+                    }
+                    _ if busy => queued.push_back(line),
+                    _ => {
                         if !session.command(&line) {
                             break;
                         }
                     }
                 }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                // End of input: finish what was asked, as a piped script expects.
+                session.drain(&mut queued);
                 break;
             }
         }
@@ -156,8 +154,28 @@ impl Session {
         }
     }
 
-    fn engine_is_infinite(&self) -> bool {
-        self.infinite
+    /// Runs the queued commands to the end (an infinite search is stopped, a finite one finishes).
+    fn drain(&mut self, queued: &mut VecDeque<String>) {
+        loop {
+            if self.engine.has_pending() {
+                if self.infinite {
+                    self.engine.stop();
+                }
+                self.finish_search();
+            }
+            let Some(line) = queued.pop_front() else {
+                break;
+            };
+            if !self.command(&line) {
+                break;
+            }
+        }
+        if self.engine.has_pending() {
+            if self.infinite {
+                self.engine.stop();
+            }
+            self.finish_search();
+        }
     }
 
     fn error(&self, msg: impl std::fmt::Display) {

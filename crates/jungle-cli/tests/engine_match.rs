@@ -1,0 +1,93 @@
+//! A short `jungle match` of the engine against itself, and the forfeit of a broken engine.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn openings() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../openings/suite.txt").to_string()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jungle-engine-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn self_match_at_low_depth() {
+    let me = env!("CARGO_BIN_EXE_jungle");
+    let pgn = temp("self.pgn");
+    let out = Command::new(me)
+        .args(["match", "--engine"])
+        .arg(format!("{me} engine"))
+        .arg("--engine")
+        .arg(format!("{me} engine"))
+        .args([
+            "--games",
+            "4",
+            "--depth",
+            "2",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "0",
+            "10",
+        ])
+        .args(["--openings", &openings(), "--pgn"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let score = text
+        .lines()
+        .find(|l| l.starts_with("Score of A vs B: "))
+        .expect("a score line");
+    assert!(score.ends_with(" 4"), "{score}");
+    assert!(
+        text.contains("Forfeits (illegal move, timeout, crash): A 0, B 0"),
+        "{text}"
+    );
+    assert!(text.contains("Elo difference: "));
+    assert!(text.contains("SPRT elo0=0 elo1=10"));
+    let records = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(records.matches("[Event \"jungle match\"]").count(), 4);
+    // Every record replays under the rules.
+    for chunk in records.split("[Event ").skip(1) {
+        let rec: jungle::GameRecord = format!("[Event {chunk}").parse().expect("record parses");
+        rec.to_game().expect("record replays");
+    }
+}
+
+#[test]
+fn an_illegal_move_forfeits_and_is_reported() {
+    let me = env!("CARGO_BIN_EXE_jungle");
+    let script = temp("bad-engine.sh");
+    std::fs::write(
+        &script,
+        "while read cmd rest; do case $cmd in\n\
+         uci) echo uciok;; isready) echo readyok;; go) echo bestmove a1a9;; quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    let out = Command::new(me)
+        .args(["match", "--engine"])
+        .arg(format!("{me} engine"))
+        .arg("--engine")
+        .arg(format!("sh {}", script.display()))
+        .args([
+            "--games", "2", "--depth", "1", "--name", "good", "--name", "bad",
+        ])
+        .args(["--openings", &openings()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Score of good vs bad: 2 - 0 - 0"), "{text}");
+    assert!(text.contains("bad played an illegal move `a1a9`"), "{text}");
+    assert!(text.contains("good 0, bad 2"), "{text}");
+}

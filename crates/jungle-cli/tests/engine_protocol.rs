@@ -1,0 +1,153 @@
+//! A scripted session of `jungle engine` (doc/protocol.md, "Engine protocol").
+
+use jungle::{perft, Game, MoveText, Rules};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn session(script: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("jungle engine starts");
+    // Commands queue behind a running search, and the end of input finishes them: no timing.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().expect("jungle engine ends");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+fn is_legal_after(moves: &[&str], best: &str) -> bool {
+    let mut g = Game::new(Rules::STANDARD);
+    for m in moves {
+        let mv = m
+            .parse::<MoveText>()
+            .unwrap()
+            .to_move(g.position())
+            .unwrap();
+        g.play(mv).unwrap();
+    }
+    let Ok(t) = best.parse::<MoveText>() else {
+        return false;
+    };
+    t.to_move(g.position())
+        .is_ok_and(|m| g.legal_moves().contains(m))
+}
+
+#[test]
+fn scripted_session() {
+    let out = session(
+        "uci\n\
+         isready\n\
+         ucinewgame\n\
+         position startpos moves g3g4 a7a6\n\
+         go depth 4\n\
+         moves\n\
+         perft 2\n\
+         eval\n\
+         d\n\
+         setoption name Level value 11\n\
+         setoption name Bogus value 1\n\
+         position startpos moves g3g9\n\
+         go depth x\n\
+         bogus\n\
+         position fen l6/2D4/7/7/7/7/7/4w2/6L r 0 1\n\
+         go depth 3\n\
+         setoption name Level value 1\n\
+         setoption name Rules value no_rivers\n\
+         position startpos\n\
+         go nodes 2000\n\
+         isready\n\
+         quit\n",
+    );
+    let has = |s: &str| out.iter().any(|l| l == s);
+    assert!(has("uciok"), "{out:#?}");
+    assert!(out.iter().any(|l| l.starts_with("id name Jungle")));
+    assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 2);
+    let bests: Vec<&str> = out
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect();
+    assert_eq!(bests.len(), 3, "{out:#?}");
+    assert!(is_legal_after(&["g3g4", "a7a6"], bests[0]), "{}", bests[0]);
+    assert_eq!(bests[1], "c8d8");
+    assert!(out
+        .iter()
+        .any(|l| l.starts_with("info depth 3 ") && l.contains(" score den 2 ")));
+    // Info lines carry every field.
+    let info = out
+        .iter()
+        .find(|l| l.starts_with("info depth 4 "))
+        .expect("depth 4 info");
+    for field in [
+        " seldepth ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{info}");
+    }
+    // The extras.
+    let mut g = Game::new(Rules::STANDARD);
+    for m in ["g3g4", "a7a6"] {
+        let mv = m
+            .parse::<MoveText>()
+            .unwrap()
+            .to_move(g.position())
+            .unwrap();
+        g.play(mv).unwrap();
+    }
+    assert!(
+        has(&format!("nodes {}", perft(g.position(), 2))),
+        "{out:#?}"
+    );
+    let moves_line = out.iter().find(|l| l.starts_with("moves ")).unwrap();
+    assert_eq!(
+        moves_line.split_whitespace().count() - 1,
+        g.legal_moves().len()
+    );
+    assert!(out.iter().any(|l| l.starts_with("info string eval cp ")));
+    assert!(
+        has("jfen l5t/1d3c1/2p1w1e/r6/7/6R/E1W1P2/1C3D1/T5L r 2 2"),
+        "{out:#?}"
+    );
+    // Every malformed command got an error, and the session went on.
+    let errors = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .count();
+    assert_eq!(errors, 5, "{out:#?}");
+}
+
+#[test]
+fn go_infinite_waits_for_stop_and_clock_searches_answer() {
+    let out = session(
+        "position startpos\ngo infinite\nstop\nposition startpos moves b2b3\ngo wtime 300 btime 300 winc 10 binc 10\n",
+    );
+    let bests: Vec<&str> = out
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect();
+    assert_eq!(bests.len(), 2, "{out:#?}");
+    assert!(is_legal_after(&[], bests[0]));
+    assert!(is_legal_after(&["b2b3"], bests[1]));
+}
+
+#[test]
+fn game_over_answers_none() {
+    let out = session("position fen 7/3D3/7/7/7/7/7/7/l6 r 0 1 moves d8d9\ngo depth 2\n");
+    assert!(out.iter().any(|l| l == "bestmove (none)"), "{out:#?}");
+    assert!(out.iter().any(|l| l.starts_with("info string game over")));
+}
