@@ -427,7 +427,8 @@ impl Position {
             self.take(to, c);
             self.halfmoves = 0;
         } else {
-            self.halfmoves += 1;
+            // Saturating: a JFEN may carry any u32 counter, and play must never panic.
+            self.halfmoves = self.halfmoves.saturating_add(1);
         }
         self.take(from, piece);
         self.put(to, piece);
@@ -439,14 +440,14 @@ impl Position {
 
     /// Passes the turn (`--`), an online penalty only: the ply counts toward §6.4.
     pub fn pass(&mut self) {
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         self.end_ply();
     }
 
     #[inline]
     fn end_ply(&mut self) {
         if self.turn == Color::Blue {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         self.hash ^= SIDE_KEY;
