@@ -55,40 +55,21 @@ pub struct Analysis {
     pub pv: Vec<Move>,
 }
 
-// Until the engine crate publishes `choose_move`/`analyze`, a one-ply fallback: enter the den,
-// else take the biggest animal, else a random legal move.
-fn fallback_value(game: &Game, m: Move) -> i32 {
-    let pos = game.position();
-    let mut next = game.clone();
-    next.play_unchecked(m);
-    if let Some(o) = next.outcome() {
-        if o.winner == Some(pos.turn()) {
-            return 10_000;
-        }
-    }
-    pos.piece_at(m.to_sq())
-        .map_or(0, |p| 100 * i32::from(pos.rules().rank(p.role)))
-}
-
-fn engine_move(game: &Game, _level: u8, _budget: Duration) -> Option<Move> {
-    use rand::seq::SliceRandom;
-    let legal = game.legal_moves();
-    let best = legal.iter().map(|m| fallback_value(game, *m)).max()?;
-    let top: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| fallback_value(game, *m) == best)
-        .collect();
-    top.choose(&mut rand::thread_rng()).copied()
+fn engine_move(game: &Game, level: u8, budget: Duration) -> Option<Move> {
+    jungle_engine::choose_move(game, level.clamp(1, 10), budget)
 }
 
 fn engine_analyze(game: &Game, budget: Duration) -> Option<Analysis> {
-    let best = engine_move(game, 10, budget);
+    let r = jungle_engine::analyze(game, budget);
+    let (cp, den) = match r.score {
+        jungle_engine::Score::Cp(c) => (Some(c), None),
+        jungle_engine::Score::Den(d) => (None, Some(d)),
+    };
     Some(Analysis {
-        best,
-        cp: Some(best.map_or(0, |m| fallback_value(game, m))),
-        den: None,
-        depth: 1,
-        pv: best.into_iter().collect(),
+        best: r.best,
+        cp,
+        den,
+        depth: r.depth,
+        pv: r.pv,
     })
 }

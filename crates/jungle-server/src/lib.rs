@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod ai;
+pub mod client;
 pub mod clock;
 pub mod error;
 pub mod game;
@@ -136,4 +137,19 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
     .await?;
     store.close().await;
     Ok(())
+}
+
+/// Runs [`serve`] on a new multi-threaded runtime, with `RUST_LOG`-filtered logs on stderr.
+pub fn serve_blocking(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(serve(opts))
 }

@@ -1,1 +1,321 @@
-//! The load tool (`jungle loadtest`): bot players over real WebSockets on loopback.
+//! The load tool (`jungle loadtest`): pairs of bot players over real WebSockets on loopback play
+//! random legal moves for a bounded time; reports concurrent games, moves per second, the move
+//! acknowledgement latency (send → `moved` received, p50/p99) and memory per live game.
+
+use crate::client::{self, ClientError, WsClient};
+use crate::hub::ServerConfig;
+use rand::seq::SliceRandom;
+use serde_json::{json, Value};
+use std::fmt;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// Concurrent games (two bots each).
+    pub games: usize,
+    /// Seconds of play (bounded by the caller; at most 600).
+    pub seconds: u64,
+    /// A bot's delay before each move, ms.
+    pub think_ms: u64,
+    /// A server on loopback, or None to start one in this process.
+    pub server: Option<SocketAddr>,
+}
+
+/// The figures of a run.
+#[derive(Debug, Clone)]
+pub struct LoadReport {
+    /// Games requested.
+    pub games: usize,
+    /// Most games running at once (as seen by the bots).
+    pub peak_concurrent_games: i64,
+    /// Moves acknowledged.
+    pub moves: u64,
+    /// Seconds measured.
+    pub seconds: f64,
+    /// Median acknowledgement latency, ms.
+    pub p50_ms: f64,
+    /// 99th percentile, ms.
+    pub p99_ms: f64,
+    /// Games finished.
+    pub finished: u64,
+    /// Errors seen by bots.
+    pub errors: u64,
+    /// Resident memory growth of this process per live game, KiB (server and bots together when
+    /// the server runs in-process).
+    pub kib_per_game: Option<f64>,
+}
+
+impl fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "games requested      {}", self.games)?;
+        writeln!(f, "concurrent games     {} (peak)", self.peak_concurrent_games)?;
+        writeln!(f, "games finished       {}", self.finished)?;
+        writeln!(f, "moves acknowledged   {}", self.moves)?;
+        writeln!(f, "moves per second     {:.0}", self.moves as f64 / self.seconds.max(0.001))?;
+        writeln!(f, "ack latency p50      {:.2} ms", self.p50_ms)?;
+        writeln!(f, "ack latency p99      {:.2} ms", self.p99_ms)?;
+        writeln!(f, "bot errors           {}", self.errors)?;
+        match self.kib_per_game {
+            Some(k) => write!(f, "memory per live game {k:.1} KiB (process RSS growth / games)"),
+            None => write!(f, "memory per live game n/a"),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Stats {
+    moves: AtomicU64,
+    finished: AtomicU64,
+    errors: AtomicU64,
+    live: AtomicI64,
+    peak: AtomicI64,
+    latencies_us: Mutex<Vec<u32>>,
+}
+
+fn rss_kib() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs the load test on a new runtime.
+pub fn run_blocking(opts: LoadOptions) -> Result<LoadReport, ClientError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(run(opts))
+}
+
+/// Runs the load test.
+pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
+    let seconds = opts.seconds.clamp(1, 600);
+    let mut _tmp_dir = None;
+    let addr = match opts.server {
+        Some(a) if a.ip().is_loopback() => a,
+        Some(a) => return Err(format!("{a} is not a loopback address").into()),
+        None => {
+            let dir = std::env::temp_dir().join(format!("jungle-loadtest-{}", crate::ids::random_token(8)));
+            let serve_opts = crate::ServeOptions {
+                listen: "127.0.0.1:0".parse()?,
+                data_dir: dir.clone(),
+                database_url: None,
+                levels_file: None,
+                config: ServerConfig {
+                    max_ws_per_ip: usize::MAX,
+                    auth_per_ip_per_min: 0,
+                    ..Default::default()
+                },
+            };
+            _tmp_dir = Some(TmpDir(dir));
+            let state = crate::build_state(&serve_opts, Arc::new(crate::clock::SystemClock)).await?;
+            let listener = tokio::net::TcpListener::bind(serve_opts.listen).await?;
+            let addr = listener.local_addr()?;
+            tokio::spawn(async move {
+                let _ = axum::serve(
+                    listener,
+                    crate::app(state).into_make_service_with_connect_info::<SocketAddr>(),
+                )
+                .await;
+            });
+            addr
+        }
+    };
+    let rss_before = rss_kib();
+    let stats = Arc::new(Stats::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let deadline = Instant::now() + Duration::from_secs(seconds) + Duration::from_secs(60);
+    // Set up the pairs, a bounded number at a time.
+    let sem = Arc::new(tokio::sync::Semaphore::new(32));
+    let mut tasks = Vec::new();
+    for _ in 0..opts.games {
+        let permit = sem.clone().acquire_owned().await?;
+        let (stats, stop) = (stats.clone(), stop.clone());
+        let think = Duration::from_millis(opts.think_ms);
+        tasks.push(tokio::spawn(async move {
+            let pair = start_pair(addr).await;
+            drop(permit);
+            match pair {
+                Ok((a, b)) => {
+                    let ta = tokio::spawn(bot(a, stats.clone(), stop.clone(), think, deadline));
+                    let tb = tokio::spawn(bot(b, stats.clone(), stop.clone(), think, deadline));
+                    let _ = ta.await;
+                    let _ = tb.await;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "a bot pair could not start");
+                    stats.errors.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }));
+        if Instant::now() > deadline {
+            break;
+        }
+    }
+    // Measure from when every pair is set up.
+    let start_moves = stats.moves.load(Ordering::Relaxed);
+    stats.latencies_us.lock().map(|mut l| l.clear()).ok();
+    let t0 = Instant::now();
+    let mut rss_peak = rss_kib();
+    let mut live_at_peak = stats.live.load(Ordering::Relaxed);
+    while t0.elapsed() < Duration::from_secs(seconds) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let live = stats.live.load(Ordering::Relaxed);
+        if live >= live_at_peak {
+            live_at_peak = live;
+            rss_peak = rss_kib();
+        }
+    }
+    let elapsed = t0.elapsed().as_secs_f64();
+    let moves = stats.moves.load(Ordering::Relaxed) - start_moves;
+    stop.store(true, Ordering::Relaxed);
+    for t in tasks {
+        let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
+    }
+    let mut lat = stats.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
+    lat.sort_unstable();
+    let pct = |p: f64| -> f64 {
+        if lat.is_empty() {
+            0.0
+        } else {
+            lat[((lat.len() - 1) as f64 * p) as usize] as f64 / 1000.0
+        }
+    };
+    let kib_per_game = match (rss_before, rss_peak) {
+        (Some(b), Some(p)) if live_at_peak > 0 => Some((p - b) / live_at_peak as f64),
+        _ => None,
+    };
+    Ok(LoadReport {
+        games: opts.games,
+        peak_concurrent_games: stats.peak.load(Ordering::Relaxed),
+        moves,
+        seconds: elapsed,
+        p50_ms: pct(0.50),
+        p99_ms: pct(0.99),
+        finished: stats.finished.load(Ordering::Relaxed),
+        errors: stats.errors.load(Ordering::Relaxed),
+        kib_per_game,
+    })
+}
+
+struct TmpDir(std::path::PathBuf);
+impl Drop for TmpDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Two guests, a private challenge between them, both sockets at the start of the game.
+async fn start_pair(addr: SocketAddr) -> Result<(WsClient, WsClient), ClientError> {
+    let (ta, _) = client::guest(addr).await?;
+    let (tb, _) = client::guest(addr).await?;
+    let mut a = WsClient::connect(addr, &ta, None).await?;
+    let mut b = WsClient::connect(addr, &tb, None).await?;
+    a.recv_type("welcome").await?;
+    b.recv_type("welcome").await?;
+    a.send(&json!({"t": "challenge", "tc": {"clock_s": 0, "inc_s": 0, "move_s": 0}, "rated": false}))
+        .await?;
+    let id = a.recv_type("challenge_created").await?["id"].clone();
+    b.send(&json!({"t": "accept_challenge", "id": id})).await?;
+    Ok((a, b))
+}
+
+async fn bot(
+    mut ws: WsClient,
+    stats: Arc<Stats>,
+    stop: Arc<AtomicBool>,
+    think: Duration,
+    deadline: Instant,
+) {
+    let mut me: Option<String> = None;
+    let mut game = Value::Null;
+    let mut pending: Option<(u64, Instant)> = None;
+    let mut in_game = false;
+    let mut counted = false; // this bot counts its game in `live` (the red bot does)
+    while !stop.load(Ordering::Relaxed) && Instant::now() < deadline {
+        let m = match ws.recv_timeout(Duration::from_millis(200)).await {
+            Ok(Some(m)) => m,
+            Ok(None) => break,
+            Err(e) if e.to_string().contains("timed out") => continue,
+            Err(_) => {
+                stats.errors.fetch_add(1, Ordering::Relaxed);
+                break;
+            }
+        };
+        let (turn, ply, legal) = match m["t"].as_str() {
+            Some("game") => {
+                let g = &m["game"];
+                game = g["id"].clone();
+                me = g["you"].as_str().map(str::to_string);
+                if g["status"] == "live" && !in_game {
+                    in_game = true;
+                    if me.as_deref() == Some("red") {
+                        counted = true;
+                        let live = stats.live.fetch_add(1, Ordering::Relaxed) + 1;
+                        stats.peak.fetch_max(live, Ordering::Relaxed);
+                    }
+                }
+                (g["turn"].clone(), g["ply"].as_u64().unwrap_or(0), g["legal"].clone())
+            }
+            Some("moved") => {
+                let ply = m["ply"].as_u64().unwrap_or(0);
+                if let Some((p, sent)) = pending {
+                    if p == ply {
+                        let us = sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+                        if let Ok(mut l) = stats.latencies_us.lock() {
+                            if l.len() < 20_000_000 {
+                                l.push(us);
+                            }
+                        }
+                        stats.moves.fetch_add(1, Ordering::Relaxed);
+                        pending = None;
+                    }
+                }
+                let turn = if ply % 2 == 0 { "blue" } else { "red" };
+                (json!(turn), ply + 1, m["legal"].clone())
+            }
+            Some("ended") => {
+                if in_game && counted {
+                    stats.live.fetch_sub(1, Ordering::Relaxed);
+                    stats.finished.fetch_add(1, Ordering::Relaxed);
+                }
+                in_game = false;
+                counted = false;
+                let _ = ws.send(&json!({"t": "rematch", "game": game})).await;
+                continue;
+            }
+            Some("error") => {
+                stats.errors.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            _ => continue,
+        };
+        if me.as_deref() != turn.as_str() {
+            continue;
+        }
+        let moves: Vec<String> = legal
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .unwrap_or_default();
+        let Some(mv) = moves.choose(&mut rand::thread_rng()).cloned() else {
+            continue;
+        };
+        tokio::time::sleep(think).await;
+        pending = Some((ply, Instant::now()));
+        if ws
+            .send(&json!({"t": "move", "game": game, "ply": ply, "move": mv}))
+            .await
+            .is_err()
+        {
+            stats.errors.fetch_add(1, Ordering::Relaxed);
+            break;
+        }
+    }
+    if in_game && counted {
+        stats.live.fetch_sub(1, Ordering::Relaxed);
+    }
+    ws.close().await;
+}
