@@ -17,6 +17,9 @@ const store = {
   seeks: [],
 };
 const main = document.getElementById('main');
+// A handle for debugging from the console and for the browser tests (which drop the socket to
+// check that the client reconnects by itself).
+window.jungle = { socket, store };
 let cleanup = null;
 let connState = 'closed';
 // Set when this tab asked the server to start a game, so that the `game` answer opens it.
@@ -52,7 +55,10 @@ function renderHeader() {
         type: 'button', class: 'icon-btn', 'data-test': 'mute', 'aria-pressed': String(sound.isMuted()),
         'aria-label': sound.isMuted() ? t('sound_off') : t('sound_on'), title: sound.isMuted() ? t('sound_off') : t('sound_on'),
         onclick: () => { sound.setMuted(!sound.isMuted()); renderHeader(); },
-      }, sound.isMuted() ? '🔇' : '🔊'),
+        html: `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>${sound.isMuted()
+          ? '<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2"/>'
+          : '<path d="M16 8q3 4 0 8M18.5 5.5q5 6.5 0 13" stroke="currentColor" stroke-width="2" fill="none"/>'}</svg>`,
+      }),
       u ? h('a', { class: 'me', href: `#/u/${encodeURIComponent(u.name)}`, 'data-test': 'me' }, u.name) : null,
       u && u.guest ? h('a', { class: 'button', href: '#/login', 'data-test': 'login-link' }, t('login_register')) : null,
       u && !u.guest ? h('button', { type: 'button', 'data-test': 'logout', onclick: logout }, t('logout')) : null,
@@ -340,6 +346,8 @@ function loginScreen(root) {
 
 function route() {
   if (cleanup) { cleanup(); cleanup = null; }
+  // A dialog belongs to the screen that opened it.
+  document.querySelectorAll('dialog.modal').forEach((d) => { d.close(); d.remove(); });
   const hash = location.hash.replace(/^#/, '') || '/';
   const [path, query] = hash.split('?');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);

@@ -8,6 +8,13 @@ import { api } from './net.js';
 import * as sound from './sound.js';
 
 const OTHER = { red: 'blue', blue: 'red' };
+const svg = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
+const ICON = {
+  first: svg('M5 5h2v14H5zM19 5v14L8 12z'),
+  prev: svg('M17 5v14L6 12z'),
+  next: svg('M7 5v14l11-7z'),
+  last: svg('M17 5h2v14h-2zM5 5v14l11-7z'),
+};
 
 /** SAN as shown to people: Chinese characters for the animal in the Chinese UIs. */
 export function displaySan(san) {
@@ -321,11 +328,11 @@ export function mountGame(root, id, ctx) {
     const last = positions.length - 1;
     const go = (p) => { viewPly = Math.max(0, Math.min(last, p)); render(); };
     replayBar.replaceChildren(
-      btn('⏮', () => go(0), 'first', { 'aria-label': t('first_move') }),
-      btn('◀', () => go(viewPly - 1), 'prev', { 'aria-label': t('prev_move') }),
+      btn('', () => go(0), 'first', { 'aria-label': t('first_move'), html: ICON.first }),
+      btn('', () => go(viewPly - 1), 'prev', { 'aria-label': t('prev_move'), html: ICON.prev }),
       h('span', { class: 'ply', 'data-test': 'ply' }, t('ply_of', { n: viewPly, total: last })),
-      btn('▶', () => go(viewPly + 1), 'next', { 'aria-label': t('next_move') }),
-      btn('⏭', () => go(last), 'last', { 'aria-label': t('last_move') }),
+      btn('', () => go(viewPly + 1), 'next', { 'aria-label': t('next_move'), html: ICON.next }),
+      btn('', () => go(last), 'last', { 'aria-label': t('last_move'), html: ICON.last }),
     );
   }
 
@@ -396,6 +403,8 @@ export function mountGame(root, id, ctx) {
         h('tbody', {}, row(t('score'), ch.score_before, ch.score_after), row(t('level'), ch.level_before, ch.level_after),
           row(t('coins'), ch.coins_before, ch.coins_after), row(t('rating'), ch.rating_before, ch.rating_after))));
     }
+    const unchanged = changes && seats.every((c) => !changes[c] || changes[c].score_after === changes[c].score_before);
+    if (result.winner && unchanged && g && g.moves.length < 20 && g.rated) body.append(h('p', { class: 'note' }, t('short_game_note')));
     const buttons = [{ label: t('close'), value: 'close', primary: true }];
     if (g && g.you) buttons.unshift({ label: t('rematch'), value: 'rematch' });
     if (g && g.you) buttons.unshift({ label: t('new_game'), value: 'new' });

@@ -1,0 +1,78 @@
+// A guest plays the computer: start at once from the home page, take a move back, play on to
+// the end of the game.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPlayer, gameId, clickMove, waitMoves, moveCount, shot } from '../lib.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const DEN = { red: 'd9', blue: 'd1' };
+const dist = (a, b) => Math.abs(a.charCodeAt(0) - b.charCodeAt(0)) + Math.abs(Number(a[1]) - Number(b[1]));
+
+/** The move a simple player picks from what the board offers: a den entry, a capture, or the step nearest the den. */
+async function pickMove(page, color) {
+  const from = await page.locator('.board .sq.movable').evaluateAll((els) => els.map((e) => e.dataset.sq));
+  let best = null;
+  for (const sq of from) {
+    await page.locator(`.board [data-sq="${sq}"]`).click();
+    const dests = await page.locator('.board .sq.dest, .board .sq.dest-capture')
+      .evaluateAll((els) => els.map((e) => ({ sq: e.dataset.sq, capture: e.classList.contains('dest-capture') })));
+    for (const d of dests) {
+      const score = (d.sq === DEN[color] ? 1000 : 0) + (d.capture ? 50 : 0) + (dist(sq, DEN[color]) - dist(d.sq, DEN[color])) * 5 - dist(d.sq, DEN[color]);
+      if (!best || score > best.score) best = { move: sq + d.sq, score };
+    }
+  }
+  await page.keyboard.press('Escape');
+  return best && best.move;
+}
+
+test('a guest plays the computer to the end', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US' });
+  assert.match(await page.locator('[data-test=me]').innerText(), /\S/);
+  await page.selectOption('#ai-level', '1');
+  await page.check('input[name=ai-color][value=red]');
+  await page.click('[data-test=start-ai]');
+  const id = await gameId(page);
+  assert.ok(id);
+  assert.match(await page.locator('.player.top').innerText(), /Computer \(level 1\)/);
+
+  // Take back: the move and the computer's answer disappear.
+  await clickMove(page, 'g3g4');
+  await waitMoves(page, 2);
+  await page.click('[data-test=takeback]');
+  await page.waitForFunction(() => document.querySelectorAll('.moves .mv[data-ply]').length === 0);
+  assert.equal(await page.locator('.board [data-sq="g3"] .piece.red[data-role="R"]').count(), 1);
+  await shot(page, 'vs-ai', true);
+
+  // Play on with a simple rushing strategy until the game ends (bounded).
+  const deadline = Date.now() + 120000;
+  let plies = 0;
+  while (Date.now() < deadline && plies < 120) {
+    if (await page.locator('dialog.modal[open]').count()) break;
+    const n = await moveCount(page);
+    if (n % 2 === 1) {
+      await page.waitForFunction((k) => document.querySelectorAll('.moves .mv[data-ply]').length > k
+        || document.querySelector('dialog.modal[open]'), n);
+      continue;
+    }
+    const m = await pickMove(page, 'red');
+    if (!m) break;
+    await clickMove(page, m);
+    plies += 1;
+  }
+  if (!(await page.locator('dialog.modal[open]').count())) {
+    // The computer held out: end the game by resigning (with its confirmation).
+    await page.click('[data-test=resign]');
+    await page.locator('dialog.modal[open] button.primary').click();
+  }
+  const dlg = page.locator('dialog.modal[open]');
+  await dlg.waitFor();
+  const text = await dlg.innerText();
+  assert.match(text, /(Red|Blue) wins|Draw/);
+  assert.match(text, /entered the den|took every animal|could not move|resignation|100 rounds/);
+  await shot(page, 'vs-ai-end', true);
+  assert.equal(await page.locator('[data-test=status]').innerText().then((s) => /—/.test(s)), true);
+  assert.deepEqual(page.errors, []);
+});

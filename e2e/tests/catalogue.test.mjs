@@ -1,0 +1,71 @@
+// Static checks of the client that need no browser: every message key the code uses exists in
+// all three languages with the same parameters, and the page stays light.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
+globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+globalThis.navigator = { languages: ['en-US'] };
+const { CATALOGUE, t, setLang } = await import(path.join(web, 'js', 'i18n.js'));
+globalThis.document = { documentElement: {} };
+
+function sources() {
+  return fs.readdirSync(path.join(web, 'js')).filter((f) => f.endsWith('.js'))
+    .map((f) => fs.readFileSync(path.join(web, 'js', f), 'utf8')).join('\n');
+}
+
+test('every literal message key used by the code is in the catalogue', () => {
+  const used = new Set([...sources().matchAll(/\bt\('([a-z_A-Z]+)'/g)].map((m) => m[1]));
+  assert.ok(used.size > 100, `found only ${used.size} keys: the scan is broken`);
+  const missing = [...used].filter((k) => !(k in CATALOGUE));
+  assert.deepEqual(missing, []);
+});
+
+test('every dynamic key family has all its members', () => {
+  const need = [
+    ...'ELTPDWCR'.split('').map((r) => `animal_${r}`),
+    ...['den', 'wipeout', 'no_moves', 'draw_plies', 'time', 'timeouts', 'resign', 'left', 'disconnect', 'agreed', 'aborted'].map((r) => `reason_${r}`),
+    ...['water', 'trap_red', 'trap_blue', 'den_red', 'den_blue'].map((x) => `terrain_${x}`),
+    ...['open', 'connecting', 'closed'].map((x) => `conn_${x}`),
+    ...['not_found', 'unauthorized', 'rate_limited', 'not_your_turn', 'not_your_game', 'spectator', 'wrong_ply', 'illegal_move', 'game_over', 'bad_request', 'too_large', 'bad_json']
+      .map((c) => `err_${c}`),
+    'red', 'blue', 'random_color', 'login', 'register', 'move_empty', 'move_syntax', 'move_illegal', 'move_no_piece',
+  ];
+  assert.deepEqual(need.filter((k) => !(k in CATALOGUE)), []);
+});
+
+test('each entry has three non-empty translations with the same parameters', () => {
+  for (const [key, entry] of Object.entries(CATALOGUE)) {
+    assert.equal(entry.length, 3, key);
+    const params = entry.map((s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(','));
+    for (const s of entry) assert.ok(typeof s === 'string' && s.trim().length > 0, key);
+    assert.equal(new Set(params).size, 1, `parameters differ in ${key}: ${params.join(' | ')}`);
+  }
+});
+
+test('parameters are filled and languages switch', () => {
+  setLang('en');
+  assert.equal(t('timeouts_n', { n: 2 }), 'Timeouts 2/3');
+  setLang('zh-Hant');
+  assert.equal(t('result_wins', { side: t('red') }), '紅方勝');
+  setLang('zh-Hans');
+  assert.equal(t('result_wins', { side: t('blue') }), '蓝方胜');
+  assert.equal(t('no_such_key_here', {}, 'fallback'), 'fallback');
+});
+
+test('the page is well under 300 KB before images', () => {
+  let total = 0;
+  const walk = (dir) => {
+    for (const f of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, f.name);
+      if (f.isDirectory()) walk(p);
+      else if (/\.(js|css|html|svg)$/.test(f.name)) total += fs.statSync(p).size;
+    }
+  };
+  walk(web);
+  assert.ok(total > 20000, `web/ looks empty (${total} bytes)`);
+  assert.ok(total < 200 * 1024, `web/ is ${total} bytes`);
+});

@@ -1,0 +1,45 @@
+// The client's notation helpers (JFEN printing/parsing, typed moves): notation only, no rules.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseJfen, printJfen, applyMove, resolveTyped, capturedPieces, START_JFEN } from '../../web/js/jfen.js';
+
+test('JFEN round-trips and reads the start position', () => {
+  const pos = parseJfen(START_JFEN);
+  assert.equal(printJfen(pos), START_JFEN);
+  assert.deepEqual(pos.board.get('a1'), { color: 'red', role: 'T' });
+  assert.deepEqual(pos.board.get('g7'), { color: 'blue', role: 'E' });
+  assert.equal(pos.board.size, 16);
+  assert.equal(pos.turn, 'red');
+  assert.equal(printJfen(parseJfen('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w')), START_JFEN);
+});
+
+test('bad JFEN is refused with the field named', () => {
+  assert.throws(() => parseJfen('l5t/1d3c1 r 0 1'), /placement/);
+  assert.throws(() => parseJfen('x5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1'), /bad character/);
+  assert.throws(() => parseJfen('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L q 0 1'), /side to move/);
+});
+
+test('applying accepted moves matches the server\'s JFEN', () => {
+  let pos = parseJfen(START_JFEN);
+  pos = applyMove(pos, 'g3g4');
+  assert.equal(printJfen(pos), 'l5t/1d3c1/r1p1w1e/7/7/6R/E1W1P2/1C3D1/T5L b 1 1');
+  pos = applyMove(pos, '--');
+  assert.equal(pos.turn, 'red');
+  assert.equal(pos.fullmove, 2);
+});
+
+test('typed moves resolve against the legal list', () => {
+  const pos = parseJfen(START_JFEN);
+  const legal = ['g3g4', 'g3f3', 'e3e4', 'a3a4'];
+  assert.deepEqual(resolveTyped('g3g4', pos, legal), { move: 'g3g4' });
+  assert.deepEqual(resolveTyped('G3-G4', pos, legal), { move: 'g3g4' });
+  assert.deepEqual(resolveTyped('Rg4', pos, legal), { move: 'g3g4' });
+  assert.deepEqual(resolveTyped('鼠f3', pos, legal), { move: 'g3f3' });
+  assert.deepEqual(resolveTyped('Ea4', pos, legal), { move: 'a3a4' });
+  assert.deepEqual(resolveTyped('Lg5', pos, legal), { error: 'move_illegal' });
+  assert.deepEqual(resolveTyped('hello', pos, legal), { error: 'move_syntax' });
+  assert.deepEqual(resolveTyped('', pos, legal), { error: 'move_empty' });
+  const noRat = parseJfen('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P2/1C3D1/T5L r 0 1');
+  assert.deepEqual(resolveTyped('Rg4', noRat, legal), { error: 'move_no_piece' });
+  assert.deepEqual(capturedPieces(noRat), { red: ['R'], blue: [] });
+});

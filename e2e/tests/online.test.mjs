@@ -1,0 +1,144 @@
+// Two players in two browser contexts: register, pair through a challenge link, play to a den
+// win, replay it; then pair through the lobby, lose and regain a connection mid-game, and agree
+// a draw.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launch, openPlayer, register, uniqueName, gameId, clickMove, waitMoves, endingText, shot, DEN_WIN, BASE,
+} from '../lib.mjs';
+
+let browser;
+let alice;
+let bob;
+
+before(async () => {
+  browser = await launch();
+  alice = await openPlayer(browser, { locale: 'en-US' });
+  bob = await openPlayer(browser, { locale: 'en-US' });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function closeDialog(page) {
+  const dlg = page.locator('dialog.modal[open]');
+  if (await dlg.count()) await dlg.locator('button.primary').click();
+}
+
+test('two players register, pair by challenge link and play to a den win', async () => {
+  const aName = uniqueName('alice');
+  const bName = uniqueName('bob');
+  await register(alice.page, aName);
+  await register(bob.page, bName);
+
+  await alice.page.goto(`${BASE}/#/lobby`);
+  await alice.page.selectOption('#ch-color', 'red');
+  await alice.page.click('[data-test=create-challenge]');
+  const link = await alice.page.locator('[data-test=challenge-link]').inputValue();
+  assert.match(link, /#\/c\/[^/]+$/);
+  await shot(alice.page, 'lobby', true);
+
+  await bob.page.goto(link);
+  await bob.page.click('[data-test=accept-challenge]');
+  const idA = await gameId(alice.page);
+  const idB = await gameId(bob.page);
+  assert.equal(idA, idB);
+  assert.equal(await alice.page.locator('.player.bottom .pinfo').getAttribute('data-color'), 'red');
+  assert.equal(await bob.page.locator('.player.bottom .pinfo').getAttribute('data-color'), 'blue');
+  assert.match(await alice.page.locator('[data-test=status]').innerText(), /Your turn/);
+  assert.match(await bob.page.locator('[data-test=status]').innerText(), /Waiting/);
+
+  for (let i = 0; i < DEN_WIN.length; i++) {
+    const mover = i % 2 === 0 ? alice.page : bob.page;
+    const other = i % 2 === 0 ? bob.page : alice.page;
+    // The opponent's animals are not movable: the board offers nothing to the waiting side.
+    assert.equal(await other.locator('.board .sq.movable').count(), 0);
+    await clickMove(mover, DEN_WIN[i]);
+    await waitMoves(other, i + 1);
+    if (i === 8) await shot(bob.page, 'game-blue-view', true);
+  }
+  const textA = await endingText(alice.page);
+  const textB = await endingText(bob.page);
+  assert.match(textA, /Red wins/);
+  assert.match(textA, /entered the den/);
+  assert.match(textA, /You won!/);
+  assert.match(textB, /You lost/);
+  await shot(alice.page, 'den-win', true);
+  // The move list shows the SAN from the server, ending with the den entry.
+  await closeDialog(alice.page);
+  await closeDialog(bob.page);
+  assert.equal(await alice.page.locator('.moves .mv[data-ply="12"]').innerText(), 'Pd9#');
+
+  // Replay the finished game move by move with the keyboard.
+  await alice.page.reload();
+  await alice.page.waitForSelector('[data-test=ply]');
+  await alice.page.locator('[data-test=ply]').filter({ hasText: 'Ply 13 of 13' }).waitFor();
+  await alice.page.keyboard.press('Home');
+  await alice.page.locator('[data-test=ply]').filter({ hasText: 'Ply 0 of 13' }).waitFor();
+  assert.equal(await alice.page.locator('.board [data-sq="e3"] .piece[data-role="P"]').count(), 1);
+  await alice.page.keyboard.press('ArrowRight');
+  await alice.page.locator('[data-test=ply]').filter({ hasText: 'Ply 1 of 13' }).waitFor();
+  assert.equal(await alice.page.locator('.board [data-sq="d3"] .piece[data-role="P"]').count(), 1);
+  assert.equal(await alice.page.locator('.board [data-sq="e3"] .piece').count(), 0);
+  await alice.page.keyboard.press('End');
+  await alice.page.locator('[data-test=ply]').filter({ hasText: 'Ply 13 of 13' }).waitFor();
+  assert.equal(await alice.page.locator('.board [data-sq="d9"] .piece.red[data-role="P"]').count(), 1);
+
+  // The profile counts the finished game.
+  await alice.page.goto(`${BASE}/#/u/${encodeURIComponent(aName)}`);
+  await alice.page.locator('[data-test=games]').waitFor();
+  assert.equal(await alice.page.locator('[data-test=games]').innerText(), '1');
+  await alice.page.locator('table.games tbody tr').first().waitFor();
+  assert.match(await alice.page.locator('table.games tbody').innerText(), /Won/);
+  await shot(alice.page, 'profile');
+});
+
+test('the lobby pairs a seek; a dropped connection comes back by itself; a draw is agreed', async () => {
+  await bob.page.goto(`${BASE}/#/lobby`);
+  await bob.page.click('[data-test=create-seek]');
+  await alice.page.goto(`${BASE}/#/lobby`);
+  const row = alice.page.locator('tr[data-seek]').filter({ hasText: await bob.page.locator('[data-test=me]').innerText() });
+  await row.locator('[data-test=accept-seek]').click();
+  const id = await gameId(alice.page);
+  assert.equal(await gameId(bob.page), id);
+  // Colours are random: find who plays Red.
+  const aliceColor = await alice.page.locator('.player.bottom .pinfo').getAttribute('data-color');
+  const red = aliceColor === 'red' ? alice : bob;
+  const blue = aliceColor === 'red' ? bob : alice;
+
+  await clickMove(red.page, 'g3g4');
+  await waitMoves(blue.page, 1);
+  await clickMove(blue.page, 'a7a6');
+  await waitMoves(red.page, 2);
+
+  // Blue's connection drops; Red sees Blue as disconnected and moves meanwhile.
+  await blue.context.setOffline(true);
+  await blue.page.evaluate(() => window.jungle.socket.ws && window.jungle.socket.ws.close());
+  await blue.page.locator('[data-test=conn].closed, [data-test=conn].connecting').waitFor();
+  await red.page.locator('[data-test=presence-blue].off').waitFor();
+  await shot(red.page, 'opponent-disconnected');
+  await clickMove(red.page, 'g4g5');
+
+  // Back online: Blue's client reconnects without any click and catches up.
+  await blue.context.setOffline(false);
+  await blue.page.locator('[data-test=conn].open').waitFor({ state: 'attached', timeout: 20000 });
+  await waitMoves(blue.page, 3);
+  await red.page.locator('[data-test=presence-blue].on').waitFor();
+  assert.equal(await blue.page.locator('.board [data-sq="g5"] .piece.red[data-role="R"]').count(), 1);
+  await clickMove(blue.page, 'a6a5');
+  await waitMoves(red.page, 4);
+
+  // Draw by agreement: Blue offers, Red accepts.
+  await blue.page.click('[data-test=draw-offer]');
+  await red.page.locator('[data-test=draw-accept]').waitFor();
+  await shot(red.page, 'draw-offer');
+  await red.page.click('[data-test=draw-accept]');
+  for (const p of [red.page, blue.page]) {
+    const text = await endingText(p);
+    assert.match(text, /Draw/);
+    assert.match(text, /agreed by both players/);
+  }
+  assert.deepEqual(alice.page.errors, []);
+  assert.deepEqual(bob.page.errors, []);
+});

@@ -1,0 +1,134 @@
+// The language switch, a phone-sized touch screen, and the other ways to move (keyboard text,
+// keyboard on the board, drag), on hotseat games.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPlayer, gameId, clickMove, tapMove, waitMoves, shot, BASE } from '../lib.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('the language follows the browser, switches, and is remembered', async () => {
+  const { page } = await openPlayer(browser, { locale: 'zh-CN' });
+  assert.equal(await page.locator('#lang-select').inputValue(), 'zh-Hans');
+  assert.equal(await page.locator('[data-test=start-ai]').innerText(), '开始');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  await shot(page, 'home-zh-Hans', true);
+
+  await page.selectOption('#lang-select', 'en');
+  await page.locator('h1', { hasText: 'Jungle (Dou Shou Qi)' }).waitFor();
+  assert.equal(await page.locator('[data-test=start-ai]').innerText(), 'Start');
+  const nav = await page.locator('header nav').innerText();
+  assert.match(nav, /Lobby/);
+  assert.doesNotMatch(nav, /[\u4e00-\u9fff]/);
+
+  await page.selectOption('#lang-select', 'zh-Hant');
+  await page.locator('h1', { hasText: '鬥獸棋' }).waitFor();
+  assert.match(await page.locator('header nav').innerText(), /大廳/);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]');
+  assert.equal(await page.locator('#lang-select').inputValue(), 'zh-Hant');
+  assert.match(await page.locator('header nav').innerText(), /排行榜/);
+
+  // The board speaks the language too: a hotseat game in Traditional Chinese.
+  await page.click('[data-test=start-hotseat]');
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  assert.match(await page.locator('.board [data-sq="g7"]').getAttribute('aria-label'), /藍方象/);
+  await page.locator('.board [data-sq="g3"] .ch', { hasText: '鼠' }).waitFor();
+  await page.locator('.board [data-sq="f8"] .ch', { hasText: '貓' }).waitFor();
+  await clickMove(page, 'g3g4');
+  assert.equal(await page.locator('.moves .mv[data-ply="0"]').innerText(), '鼠g4');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a phone in portrait: the board fits, taps move, the controls are reachable', async () => {
+  const { page } = await openPlayer(browser, {
+    locale: 'zh-CN', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true,
+  });
+  await shot(page, 'phone-home', true);
+  await page.locator('[data-test=start-hotseat]').tap();
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  const box = await page.locator('.board').boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, `board ${JSON.stringify(box)} overflows the screen`);
+  assert.ok(box.width > 300, `board only ${box.width}px wide`);
+  const scrollW = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(scrollW <= 390, `page scrolls sideways (${scrollW}px)`);
+  await tapMove(page, 'g3g4');
+  await tapMove(page, 'a7a6');
+  await tapMove(page, 'e3d3');
+  await shot(page, 'phone-game', true);
+  // Every control on the game screen can be reached and is at least 30px high for a finger.
+  for (const b of await page.locator('.controls button').all()) {
+    const bb = await b.boundingBox();
+    assert.ok(bb && bb.height >= 30, 'a control is too small to tap');
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('moves by typing, by keyboard on the board, and by drag; flip and ranks', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US' });
+  await page.click('[data-test=start-hotseat]');
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+
+  // Typed coordinate and SAN-like moves.
+  await page.fill('#move-input', 'g3g4');
+  await page.press('#move-input', 'Enter');
+  await waitMoves(page, 1);
+  await page.fill('#move-input', 'Ra6');
+  await page.press('#move-input', 'Enter');
+  await waitMoves(page, 2);
+  assert.equal(await page.locator('.moves .mv[data-ply="1"]').innerText(), 'Ra6');
+  // A move that is not legal is refused with a message, and nothing is sent.
+  await page.fill('#move-input', 'Ld5');
+  await page.press('#move-input', 'Enter');
+  await page.locator('.toast.error').first().waitFor();
+  assert.equal(await page.locator('#move-input').getAttribute('aria-invalid'), 'true');
+
+  // Keyboard on the board: the squares announce themselves; arrows move, Enter picks and drops.
+  await page.locator('.board [data-sq="e3"]').focus();
+  assert.match(await page.locator('.board [data-sq="e3"]').getAttribute('aria-label'), /e3, Red leopard/);
+  await page.keyboard.press('Enter');
+  assert.match(await page.locator('.board [data-sq="d3"]').getAttribute('aria-label'), /legal destination/);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.sq), 'd3');
+  await page.keyboard.press('Enter');
+  await waitMoves(page, 3);
+  assert.equal(await page.locator('.board [data-sq="d3"] .piece.red[data-role="P"]').count(), 1);
+  assert.match(await page.locator('#live').innerText(), /Red: Pd3/);
+
+  // Drag Blue's elephant g7 → g6.
+  await page.locator('.board [data-sq="g7"]').dragTo(page.locator('.board [data-sq="g6"]'));
+  await waitMoves(page, 4);
+  assert.equal(await page.locator('.board [data-sq="g6"] .piece.blue[data-role="E"]').count(), 1);
+
+  // Flip puts Blue at the bottom; ranks show on demand.
+  const firstBefore = await page.locator('.board .sq').first().getAttribute('data-sq');
+  await page.click('[data-test=flip]');
+  const firstAfter = await page.locator('.board .sq').first().getAttribute('data-sq');
+  assert.equal(firstBefore, 'a9');
+  assert.equal(firstAfter, 'g1');
+  assert.equal(await page.locator('.board .piece .rk').count(), 0);
+  await page.click('[data-test=ranks]');
+  assert.equal(await page.locator('.board [data-sq="a3"] .piece .rk').innerText(), '8');
+  await page.click('[data-test=flip]');
+  await shot(page, 'hotseat', true);
+  assert.deepEqual(page.errors, []);
+});
+
+test('watching a live game from the list', async () => {
+  const a = await openPlayer(browser, { locale: 'en-US' });
+  await a.page.click('[data-test=start-hotseat]');
+  const id = await gameId(a.page);
+  await a.page.waitForSelector('.board .sq.movable');
+  const w = await openPlayer(browser, { locale: 'en-US', hash: '/#/watch' });
+  await w.page.locator(`a[href="#/g/${id}"]`).click();
+  await w.page.locator('[data-test=status]', { hasText: 'Watching' }).waitFor();
+  assert.equal(await w.page.locator('.board .sq.movable').count(), 0);
+  await clickMove(a.page, 'g3g4');
+  await waitMoves(w.page, 1);
+  assert.equal(await w.page.locator('.board [data-sq="g4"] .piece.red').count(), 1);
+  assert.equal(BASE.length > 0, true);
+});
