@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 /// The default bench depth.
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 11;
 
 /// The bench positions (JFEN, standard rules): the start and hand-made den races first, then
 /// positions from self-play games every few moves.

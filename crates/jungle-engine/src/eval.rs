@@ -5,20 +5,67 @@
 use jungle::{Bitboard, Color, Position, Role, Square, JUMPS, NEIGHBORS};
 use std::sync::OnceLock;
 
-/// Material value of each animal (Rat … Elephant) in the standard ranking.
-pub const MATERIAL: [i32; 8] = [500, 300, 350, 400, 550, 850, 950, 1000];
-/// Bonus for an animal by its number of moves to the enemy den (index 0 is unused: in the den the
-/// game is over).
-pub const ADVANCE: [i32; 12] = [0, 220, 130, 75, 45, 28, 17, 10, 5, 2, 0, 0];
-/// Scale (in 1/8) of [`ADVANCE`] by role, Rat … Elephant: strong animals near the den are harder
-/// to remove.
-pub const ADVANCE_SCALE: [i32; 8] = [6, 5, 6, 7, 8, 9, 9, 9];
-/// Bonus for the first, second and third own animal guarding the own den (within two steps).
-pub const DEFENDERS: [i32; 4] = [0, 35, 60, 70];
-/// Bonus while the own Rat lives and the enemy Elephant too (the Rat is its only hunter).
-pub const RAT_VS_ELEPHANT: i32 = 40;
-/// Bonus for the side to move.
-pub const TEMPO: i32 = 15;
+/// The evaluation weights. [`WEIGHTS`] holds the values in use; tools may evaluate with others
+/// (see `examples/tune.rs`, the texel tuner).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Weights {
+    /// Material value of each animal (Rat … Elephant) in the standard ranking.
+    pub material: [i32; 8],
+    /// Bonus for an animal by its number of moves to the enemy den on the empty board (index 0
+    /// is unused: in the den the game is over).
+    pub advance: [i32; 12],
+    /// Scale (in 1/8) of `advance` by role, Rat … Elephant.
+    pub advance_scale: [i32; 8],
+    /// Bonus for having one, two, three or more own animals guarding the own den (within two
+    /// steps of it).
+    pub defenders: [i32; 4],
+    /// Bonus while the own Rat lives and the enemy Elephant too (the Rat is its only hunter).
+    pub rat_vs_elephant: i32,
+    /// Bonus for the side to move.
+    pub tempo: i32,
+}
+
+impl Weights {
+    /// The number of tunable values.
+    pub const LEN: usize = 8 + 12 + 8 + 4 + 2;
+
+    /// The values as one flat list (for tuners).
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = Vec::with_capacity(Self::LEN);
+        v.extend_from_slice(&self.material);
+        v.extend_from_slice(&self.advance);
+        v.extend_from_slice(&self.advance_scale);
+        v.extend_from_slice(&self.defenders);
+        v.push(self.rat_vs_elephant);
+        v.push(self.tempo);
+        v
+    }
+
+    /// The weights of a flat list made by [`Weights::to_vec`].
+    pub fn from_slice(v: &[i32]) -> Option<Weights> {
+        if v.len() != Self::LEN {
+            return None;
+        }
+        let mut w = WEIGHTS;
+        w.material.copy_from_slice(&v[0..8]);
+        w.advance.copy_from_slice(&v[8..20]);
+        w.advance_scale.copy_from_slice(&v[20..28]);
+        w.defenders.copy_from_slice(&v[28..32]);
+        w.rat_vs_elephant = v[32];
+        w.tempo = v[33];
+        Some(w)
+    }
+}
+
+/// The weights in use.
+pub const WEIGHTS: Weights = Weights {
+    material: [500, 300, 350, 400, 550, 850, 950, 1000],
+    advance: [0, 220, 130, 75, 45, 28, 17, 10, 5, 2, 0, 0],
+    advance_scale: [6, 5, 6, 7, 8, 9, 9, 9],
+    defenders: [0, 35, 60, 70],
+    rat_vs_elephant: 40,
+    tempo: 15,
+};
 
 /// Steps from each square to a den for each animal class and side, on the empty board.
 struct Distances {
@@ -86,15 +133,20 @@ pub fn den_distance(pos: &Position, color: Color, role: Role, sq: Square) -> u8 
 /// `wolf_over_dog`).
 #[inline]
 pub fn material(pos: &Position, role: Role) -> i32 {
+    material_with(pos, role, &WEIGHTS)
+}
+
+#[inline]
+fn material_with(pos: &Position, role: Role, w: &Weights) -> i32 {
     let i = role.index();
     if pos.rules().wolf_over_dog && (i == 2 || i == 3) {
-        MATERIAL[5 - i]
+        w.material[5 - i]
     } else {
-        MATERIAL[i]
+        w.material[i]
     }
 }
 
-/// Squares within two king-free steps of each den: the guards' posts.
+/// Squares within two steps of each den: the guards' posts.
 const fn guard_zone(den: usize) -> Bitboard {
     let df = den % 7;
     let dr = den / 7;
@@ -114,7 +166,13 @@ const fn guard_zone(den: usize) -> Bitboard {
 const GUARDS: [Bitboard; 2] = [guard_zone(3), guard_zone(59)];
 
 /// The static evaluation of `pos` for the side to move, in centipawn-like units.
+#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &WEIGHTS)
+}
+
+/// The static evaluation of `pos` for the side to move under the weights `w`.
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
     let table = &distances().to_enemy_den[usize::from(pos.rules().no_rivers)];
     let mut score = [0i32; 2];
     for color in Color::ALL {
@@ -124,21 +182,21 @@ pub fn evaluate(pos: &Position) -> i32 {
         for role in Role::ALL {
             let bb = mine & pos.by_role(role);
             if let Some(sq) = bb.first() {
-                s += material(pos, role);
+                s += material_with(pos, role, w);
                 let d = table[c][role.index()][sq.index()] as usize;
-                s += ADVANCE[d.min(ADVANCE.len() - 1)] * ADVANCE_SCALE[role.index()] / 8;
+                s += w.advance[d.min(w.advance.len() - 1)] * w.advance_scale[role.index()] / 8;
             }
         }
         let guards = (mine & GUARDS[c]).count() as usize;
-        s += DEFENDERS[guards.min(3)];
+        s += w.defenders[guards.min(3)];
         let enemy = pos.by_color(!color);
         if (mine & pos.by_role(Role::Rat)).any() && (enemy & pos.by_role(Role::Elephant)).any() {
-            s += RAT_VS_ELEPHANT;
+            s += w.rat_vs_elephant;
         }
         score[c] = s;
     }
     let us = pos.turn().index();
-    score[us] - score[1 - us] + TEMPO
+    score[us] - score[1 - us] + w.tempo
 }
 
 #[cfg(test)]
@@ -149,7 +207,15 @@ mod tests {
     #[test]
     fn start_position_is_balanced() {
         let pos = Position::start(Rules::STANDARD);
-        assert_eq!(evaluate(&pos), TEMPO);
+        assert_eq!(evaluate(&pos), WEIGHTS.tempo);
+    }
+
+    #[test]
+    fn weights_round_trip_through_a_flat_list() {
+        let v = WEIGHTS.to_vec();
+        assert_eq!(v.len(), Weights::LEN);
+        assert_eq!(Weights::from_slice(&v), Some(WEIGHTS));
+        assert_eq!(Weights::from_slice(&v[1..]), None);
     }
 
     #[test]
