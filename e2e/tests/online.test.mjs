@@ -85,6 +85,14 @@ test('two players register, pair by challenge link and play to a den win', async
   await alice.page.locator('[data-test=ply]').filter({ hasText: 'Ply 13 of 13' }).waitFor();
   assert.equal(await alice.page.locator('.board [data-sq="d9"] .piece.red[data-role="P"]').count(), 1);
 
+  // The engine's evaluation and best line for a position of the replay.
+  await alice.page.keyboard.press('Home');
+  await alice.page.click('[data-test=analysis]');
+  await alice.page.locator('[data-test=eval]').waitFor({ timeout: 30000 });
+  assert.match(await alice.page.locator('[data-test=eval]').innerText(), /Evaluation: .*depth \d+/);
+  assert.match(await alice.page.locator('[data-test=pv]').innerText(), /Best line: \S+/);
+  await shot(alice.page, 'replay-analysis', true);
+
   // The profile counts the finished game.
   await alice.page.goto(`${BASE}/#/u/${encodeURIComponent(aName)}`);
   await alice.page.locator('[data-test=games]').waitFor();

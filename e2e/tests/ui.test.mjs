@@ -132,3 +132,23 @@ test('watching a live game from the list', async () => {
   assert.equal(await w.page.locator('.board [data-sq="g4"] .piece.red').count(), 1);
   assert.equal(BASE.length > 0, true);
 });
+
+test('the analysis board: load a position, moves checked by the server, evaluation shown', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US', hash: '/#/analysis' });
+  await page.locator('[data-test=eval]').waitFor({ timeout: 30000 });
+  // A move the server refuses (the elephant cannot jump two squares) changes nothing.
+  await page.fill('#an-move', 'a3a5');
+  await page.press('#an-move', 'Enter');
+  await page.locator('.toast.error').first().waitFor();
+  assert.equal(await page.locator('.board [data-sq="a3"] .piece.red[data-role="E"]').count(), 1);
+  // A legal one is played.
+  await page.fill('#an-move', 'Ea4');
+  await page.press('#an-move', 'Enter');
+  await page.locator('.board [data-sq="a4"] .piece.red[data-role="E"]').waitFor();
+  assert.match(await page.locator('#fen-input').inputValue(), / b 1 1$/);
+  // A bad JFEN is refused with a message.
+  await page.fill('#fen-input', 'not a position');
+  await page.press('#fen-input', 'Enter');
+  await page.locator('.toast.error', { hasText: 'Bad position' }).waitFor();
+  assert.deepEqual(page.errors, []);
+});

@@ -161,7 +161,10 @@ function home(root) {
           type: 'button', 'data-test': `quick-${p.id}`, onclick: () => { startGame({ t: 'quick', tc: p.tc }); location.hash = '#/lobby'; },
         }, t(`preset_${p.id}`, {}, p.id), h('small', {}, fmtTc(p.tc))))),
         h('a', { class: 'button', href: '#/lobby' }, t('open_lobby'))),
-    )));
+    ),
+    h('details', { class: 'card howto' }, h('summary', {}, t('howto_title')),
+      h('ul', {}, ['howto_1', 'howto_2', 'howto_3', 'howto_4', 'howto_5', 'howto_6'].map((k) => h('li', {}, t(k))))),
+  ));
 }
 
 function lobby(root) {

@@ -204,8 +204,20 @@ export function mountGame(root, id, ctx) {
 
   function tickClocks() {
     if (destroyed || !g) return;
-    renderPlayers();
     const c = clockNow();
+    if (!c || !c.running) return;
+    // Only the running clock and the move timer change between messages: update them in place.
+    const clock = root.querySelector(`[data-test=clock-${c.running}]`);
+    if (clock) {
+      const ms = c[`${c.running}_ms`];
+      clock.textContent = fmtClock(ms);
+      clock.classList.toggle('low', ms < 10000);
+    }
+    const mt = root.querySelector(`[data-test=movetime-${c.running}]`);
+    if (mt && c.move_ms != null) {
+      mt.textContent = `${t('move_timer')} ${fmtClock(c.move_ms)}`;
+      mt.classList.toggle('low', c.move_ms < 10000);
+    }
     const me = myColor() || (g.you === 'both' && c ? c.running : null);
     if (c && c.running && me === c.running && !sound.isMuted()) {
       const left = Math.min(g.tc && g.tc.clock_s ? c[`${me}_ms`] : Infinity, g.tc && g.tc.move_s ? c.move_ms : Infinity);
@@ -271,6 +283,9 @@ export function mountGame(root, id, ctx) {
         }
       }, 'copy-record'));
       if (!live) items.push(btn(t('analysis'), () => { analysisOn = !analysisOn; render(); }, 'analysis', { 'aria-pressed': String(analysisOn) }));
+      if (!live || !g.you) {
+        items.push(h('a', { class: 'button', href: `#/analysis?fen=${encodeURIComponent(printJfen(currentPos()))}`, 'data-test': 'open-analysis' }, t('open_analysis_board')));
+      }
     }
     controls.replaceChildren(...items);
   }
