@@ -24,10 +24,18 @@ pub(crate) const MAX_DEPTH: u32 = 100;
 
 // Tunable search constants, each kept because a match said so (see doc/strength.md).
 const NULL_MIN_DEPTH: i32 = 3;
-const RFP_MAX_DEPTH: i32 = 4;
+const RFP_MAX_DEPTH: i32 = 0;
 const RFP_MARGIN: i32 = 120;
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_MOVE: usize = 3;
+/// Late move pruning: at this depth or less, quiet moves after the first
+/// `LMP_BASE + depth * depth` are skipped.
+const LMP_MAX_DEPTH: i32 = 0;
+const LMP_BASE: usize = 4;
+/// Futility pruning: at this depth or less, quiet moves are skipped when the static evaluation
+/// plus `FUTILITY_MARGIN * depth` cannot reach alpha.
+const FUTILITY_MAX_DEPTH: i32 = 0;
+const FUTILITY_MARGIN: i32 = 150;
 /// Quiescence plies in which moves that create a den threat are searched besides captures.
 const QS_THREAT_PLIES: i32 = 2;
 
@@ -449,6 +457,15 @@ impl<'a> Searcher<'a> {
             keys.swap(i, k);
             let m = moves[i];
             let capture = pos.is_capture(m);
+            let quiet = !capture && keys[i] < (1 << 26);
+            if quiet && !pv_node && !forced && i > 0 && best > -MATE_BOUND {
+                if depth <= LMP_MAX_DEPTH && i >= LMP_BASE + (depth * depth) as usize {
+                    continue;
+                }
+                if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
+                    continue;
+                }
+            }
             let mut child = *pos;
             child.play_unchecked(m);
             self.nodes += 1;
