@@ -181,6 +181,11 @@ impl WsClient {
         Err(format!("no `{t}` message").into())
     }
 
+    /// Closes the socket, keeping the value (a later `recv` sees the end).
+    pub async fn close_ref(&mut self) {
+        let _ = self.ws.close(None).await;
+    }
+
     /// Closes the socket.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;

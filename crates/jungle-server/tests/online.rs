@@ -1,0 +1,524 @@
+//! The server over real sockets on loopback, with an injected clock: games to the end, clocks,
+//! timeouts, disconnects, draws, scores, the lobby and refused messages.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+#[tokio::test]
+async fn two_players_play_to_a_den_win_with_a_spectator_record_and_history() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let mut fan = srv.guest().await;
+    fan.send(json!({"t": "watch", "game": game})).await;
+    let st = fan.expect("game").await;
+    assert_eq!(st["game"]["you"], serde_json::Value::Null);
+    assert_eq!(st["game"]["ply"], 0);
+    assert_eq!(st["game"]["legal"].as_array().unwrap().len(), 24);
+
+    play(&srv, &mut red, &mut blue, &game, 0, &DEN_WIN[..16]).await;
+    red.mv(&game, 16, "d8d9").await;
+    let ended = red.expect("ended").await;
+    assert_eq!(ended["result"], json!({"winner": "red", "reason": "den"}));
+    assert_eq!(blue.expect("ended").await["result"]["reason"], "den");
+    // The spectator saw every move and the end.
+    for ply in 0..17 {
+        assert_eq!(fan.expect("moved").await["ply"], ply);
+    }
+    assert_eq!(fan.expect("ended").await["result"]["winner"], "red");
+    // Spectators cannot act.
+    let e = fan.expect_error(json!({"t": "resign", "game": game})).await;
+    assert_eq!(e["code"], "spectator");
+
+    let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+    assert_eq!(g["game"]["status"], "finished");
+    assert_eq!(g["game"]["moves"].as_array().unwrap().len(), 17);
+    assert_eq!(g["game"]["moves"][16]["san"], "Rd9#");
+    let rec = srv.get(&format!("/api/games/{game}/record"), None).await;
+    assert_eq!(rec.status, 200);
+    assert!(rec.content_type.unwrap().starts_with("text/plain"));
+    let parsed: jungle::GameRecord = rec.body.parse().expect("a valid record");
+    assert_eq!(parsed.result, "1-0");
+    assert_eq!(parsed.tag("Termination"), Some("den"));
+    assert_eq!(parsed.to_game().unwrap().len(), 17);
+
+    let hist = srv
+        .get(&format!("/api/users/{}/games", red.name()), None)
+        .await
+        .json();
+    assert_eq!(hist["games"][0]["id"], game);
+    assert_eq!(hist["games"][0]["result"]["reason"], "den");
+    // Guests' games count in their history but never in scores.
+    let me = srv.get("/api/me", Some(&red.token)).await.json();
+    assert_eq!(me["user"]["wins"], 1);
+    assert_eq!(me["user"]["score"], 0);
+}
+
+#[tokio::test]
+async fn duplicate_forged_out_of_turn_and_malformed_messages_are_refused() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let first = red.mv(&game, 0, "g3g4").await;
+    blue.expect("moved").await;
+    // The same move re-sent for the same ply: the same answer, nothing changes.
+    let again = red.mv(&game, 0, "g3g4").await;
+    assert_eq!(again, first);
+    let e = red.expect_error(json!({"t": "move", "game": game, "ply": 0, "move": "a3a4"})).await;
+    assert_eq!(e["code"], "wrong_ply");
+    let e = red.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a3a4"})).await;
+    assert_eq!(e["code"], "not_your_turn");
+    let e = blue.expect_error(json!({"t": "move", "game": game, "ply": 5, "move": "a9a8"})).await;
+    assert_eq!(e["code"], "wrong_ply");
+    let e = blue.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a7"})).await;
+    assert_eq!(e["code"], "illegal_move");
+    let e = blue.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "--"})).await;
+    assert_eq!(e["code"], "illegal_move");
+    let e = blue.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "zz"})).await;
+    assert_eq!(e["code"], "illegal_move");
+    assert_eq!(e["re"], "move");
+    // Someone else's move for this game, and a spectator's.
+    let mut other = srv.guest().await;
+    let e = other.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8"})).await;
+    assert_eq!(e["code"], "not_your_game");
+    other.send(json!({"t": "watch", "game": game})).await;
+    other.expect("game").await;
+    let e = other.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8"})).await;
+    assert_eq!(e["code"], "spectator");
+    let e = other.expect_error(json!({"t": "move", "game": "nosuchgame", "ply": 1, "move": "a9a8"})).await;
+    assert_eq!(e["code"], "not_found");
+    // Malformed messages.
+    red.ws.send_text("{not json").await.unwrap();
+    assert_eq!(red.expect("error").await["code"], "bad_json");
+    let e = red.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8", "clock": 5})).await;
+    assert_eq!(e["code"], "bad_json");
+    assert_eq!(e["re"], "move");
+    red.ws.send_text(&format!("{{\"t\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(5000))).await.unwrap();
+    assert_eq!(red.expect("error").await["code"], "too_large");
+    // Nothing changed: the game is still at ply 1, Blue to move.
+    let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+    assert_eq!(g["game"]["ply"], 1);
+    assert_eq!(g["game"]["turn"], "blue");
+    blue.mv(&game, 1, "a9a8").await;
+}
+
+#[tokio::test]
+async fn message_floods_are_rate_limited() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut p = srv.guest().await;
+    // The bucket holds 20 messages and the test clock never moves: the 21st is refused.
+    for _ in 0..21 {
+        p.send(json!({"t": "ping"})).await;
+    }
+    for _ in 0..20 {
+        p.expect("pong").await;
+    }
+    assert_eq!(p.expect("error").await["code"], "rate_limited");
+    srv.clock.advance(1000);
+    p.send(json!({"t": "ping"})).await;
+    p.expect("pong").await;
+}
+
+#[tokio::test]
+async fn the_game_clock_flags_and_the_increment_is_added() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, json!({"clock_s": 10, "inc_s": 2, "move_s": 0}), false).await;
+    srv.clock.advance(3000);
+    let m = red.mv(&game, 0, "g3g4").await;
+    // 10 s - 3 s + 2 s increment.
+    assert_eq!(m["clocks"]["red_ms"], 9000);
+    assert_eq!(m["clocks"]["blue_ms"], 10000);
+    assert_eq!(m["clocks"]["running"], "blue");
+    blue.expect("moved").await;
+    srv.clock.advance(9999);
+    red.send(json!({"t": "ping"})).await;
+    red.expect("pong").await;
+    srv.clock.advance(1);
+    let e = red.expect("ended").await;
+    assert_eq!(e["result"], json!({"winner": "red", "reason": "time"}));
+    let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+    assert_eq!(g["game"]["result"]["reason"], "time");
+    let e = blue.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8"})).await;
+    assert_eq!(e["code"], "game_over");
+}
+
+#[tokio::test]
+async fn the_move_limit_passes_and_the_fourth_timeout_forfeits() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, json!({"clock_s": 0, "inc_s": 0, "move_s": 30}), false).await;
+    let mut ply = 0;
+    for n in 1..=3 {
+        srv.clock.advance(30_000);
+        let m = red.expect("moved").await;
+        assert_eq!(m["move"], "--");
+        assert_eq!(m["ply"], ply);
+        assert_eq!(m["timeouts"]["red"], n);
+        blue.expect("moved").await;
+        ply += 1;
+        let shuffle = if n % 2 == 1 { "a9a8" } else { "a8a9" };
+        blue.mv(&game, ply, shuffle).await;
+        red.expect("moved").await;
+        ply += 1;
+    }
+    srv.clock.advance(29_999);
+    red.send(json!({"t": "ping"})).await;
+    red.expect("pong").await;
+    srv.clock.advance(1);
+    let e = red.expect("ended").await;
+    assert_eq!(e["result"], json!({"winner": "blue", "reason": "timeouts"}));
+    let rec = srv.get(&format!("/api/games/{game}/record"), None).await.body;
+    assert!(rec.contains("1. -- "), "{rec}");
+    assert!(rec.contains("[Termination \"timeouts\"]"), "{rec}");
+}
+
+#[tokio::test]
+async fn a_dropped_player_can_reconnect_and_past_the_grace_loses() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &["g3g4", "a9a8"]).await;
+    // Red drops; Blue sees it; the game waits.
+    let token = red.token.clone();
+    let red_user = red.user.clone();
+    red.ws.close_ref().await;
+    let p = blue.expect("presence").await;
+    assert_eq!(p["red"], false);
+    srv.clock.advance(59_000);
+    // Red comes back on another "device": the game is where it was.
+    let mut red = Player::connect(srv.addr, token.clone(), red_user.clone()).await;
+    assert_eq!(red.welcome["games"], json!([game]));
+    assert_eq!(blue.expect("presence").await["red"], true);
+    red.send(json!({"t": "watch", "game": game})).await;
+    let st = red.expect("game").await;
+    assert_eq!(st["game"]["you"], "red");
+    assert_eq!(st["game"]["ply"], 2);
+    assert_eq!(st["game"]["moves"][1]["move"], "a9a8");
+    srv.clock.advance(59_000); // the grace restarted on reconnecting
+    red.mv(&game, 2, "g4g5").await;
+    blue.expect("moved").await;
+    // Drops again and does not come back in time.
+    red.ws.close_ref().await;
+    blue.expect("presence").await;
+    srv.clock.advance(60_000);
+    let e = blue.expect("ended").await;
+    assert_eq!(e["result"], json!({"winner": "blue", "reason": "disconnect"}));
+    assert_eq!(e["changes"]["red"]["coins_before"], 1000);
+    assert_eq!(e["changes"]["red"]["coins_after"], 990);
+    let me = srv.get("/api/me", Some(&token)).await.json();
+    assert_eq!(me["user"]["disconnects"], 1);
+    assert_eq!(me["user"]["losses"], 1);
+}
+
+#[tokio::test]
+async fn leaving_on_purpose_loses_at_once_and_costs_coins() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &["g3g4", "a9a8"]).await;
+    blue.send(json!({"t": "leave", "game": game})).await;
+    let e = red.expect("ended").await;
+    assert_eq!(e["result"], json!({"winner": "red", "reason": "left"}));
+    assert_eq!(e["changes"]["blue"]["coins_after"], 990);
+    let me = srv.get("/api/me", Some(&blue.token)).await.json();
+    assert_eq!(me["user"]["escapes"], 1);
+    assert_eq!(me["user"]["coins"], 990);
+}
+
+#[tokio::test]
+async fn draw_offers_lapse_can_be_declined_and_accepted() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    red.send(json!({"t": "draw_offer", "game": game})).await;
+    assert_eq!(blue.expect("draw_offered").await["by"], "red");
+    // The offerer cannot accept its own offer.
+    let e = red.expect_error(json!({"t": "draw_accept", "game": game})).await;
+    assert_eq!(e["code"], "bad_request");
+    blue.send(json!({"t": "draw_decline", "game": game})).await;
+    red.expect("draw_declined").await;
+    let e = blue.expect_error(json!({"t": "draw_accept", "game": game})).await;
+    assert_eq!(e["code"], "bad_request");
+    // An offer lapses when either player moves.
+    red.send(json!({"t": "draw_offer", "game": game})).await;
+    blue.expect("draw_offered").await;
+    play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
+    let e = blue.expect_error(json!({"t": "draw_accept", "game": game})).await;
+    assert_eq!(e["code"], "bad_request");
+    blue.send(json!({"t": "draw_offer", "game": game})).await;
+    red.expect("draw_offered").await;
+    red.send(json!({"t": "draw_accept", "game": game})).await;
+    let e = blue.expect("ended").await;
+    assert_eq!(e["result"], json!({"winner": null, "reason": "agreed"}));
+}
+
+#[tokio::test]
+async fn abort_only_before_both_sides_moved() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
+    blue.send(json!({"t": "abort", "game": game})).await;
+    assert_eq!(red.expect("ended").await["result"]["reason"], "aborted");
+    let me = srv.get("/api/me", Some(&red.token)).await.json();
+    assert_eq!(me["user"]["games"], 0);
+    let rec = srv.get(&format!("/api/games/{game}/record"), None).await.body;
+    assert!(rec.contains("[Result \"*\"]"), "{rec}");
+
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &["g3g4", "a9a8"]).await;
+    let e = red.expect_error(json!({"t": "abort", "game": game})).await;
+    assert_eq!(e["code"], "bad_request");
+    red.send(json!({"t": "resign", "game": game})).await;
+    assert_eq!(blue.expect("ended").await["result"], json!({"winner": "blue", "reason": "resign"}));
+}
+
+#[tokio::test]
+async fn rated_scores_levels_and_the_ten_round_rule() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut red = srv.registered("alice").await;
+    let mut blue = srv.registered("bob").await;
+    // Within 10 rounds: no score changes.
+    let game = challenge_game(&mut red, &mut blue, untimed(), true).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &QUIET_24[..19]).await;
+    red.send(json!({"t": "resign", "game": game})).await;
+    let e = blue.expect("ended").await;
+    assert_eq!(e["changes"]["blue"]["score_after"], 0);
+    assert_eq!(e["changes"]["blue"]["rating_after"], 1500.0);
+    // Beyond 10 rounds: the winner gains the loser's level (1), the loser loses 2 (not below 0).
+    let game = challenge_game(&mut red, &mut blue, untimed(), true).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &QUIET_24).await;
+    blue.send(json!({"t": "resign", "game": game})).await;
+    let e = red.expect("ended").await;
+    assert_eq!(e["result"]["winner"], "red");
+    let c = &e["changes"];
+    assert_eq!((c["red"]["score_before"].as_i64(), c["red"]["score_after"].as_i64()), (Some(0), Some(1)));
+    assert_eq!(c["blue"]["score_after"], 0);
+    assert!(c["red"]["rating_after"].as_f64().unwrap() > 1500.0);
+    assert!(c["blue"]["rating_after"].as_f64().unwrap() < 1500.0);
+    assert_eq!(c["red"]["coins_after"], 1000);
+    let lb = srv.get("/api/leaderboard", None).await.json();
+    assert_eq!(lb["users"][0]["name"], "alice");
+    assert_eq!(lb["users"][0]["score"], 1);
+    // A casual game changes no score.
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &QUIET_24).await;
+    blue.send(json!({"t": "resign", "game": game})).await;
+    let e = red.expect("ended").await;
+    assert_eq!(e["changes"]["red"]["score_after"], 1);
+    let alice = srv.get("/api/users/alice", None).await.json();
+    assert_eq!(alice["user"]["wins"], 2);
+    assert_eq!(alice["user"]["losses"], 1);
+}
+
+#[tokio::test]
+async fn against_the_ai_with_takeback_and_rematch() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut p = srv.guest().await;
+    p.send(json!({"t": "play_ai", "level": 1, "color": "red"})).await;
+    let g = p.expect("game").await;
+    assert_eq!(g["game"]["you"], "red");
+    assert_eq!(g["game"]["blue"]["ai_level"], 1);
+    let game = g["game"]["id"].as_str().unwrap().to_string();
+    p.mv(&game, 0, "g3g4").await;
+    let reply = p.expect("moved").await;
+    assert_eq!(reply["ply"], 1);
+    p.send(json!({"t": "takeback", "game": game})).await;
+    let st = p.expect("game").await;
+    assert_eq!(st["game"]["ply"], 0);
+    assert_eq!(st["game"]["turn"], "red");
+    p.mv(&game, 0, "a3a4").await;
+    assert_eq!(p.expect("moved").await["ply"], 1);
+    p.send(json!({"t": "draw_offer", "game": game})).await;
+    assert_eq!(p.expect("draw_declined").await["by"], "blue", "the AI declines");
+    p.send(json!({"t": "resign", "game": game})).await;
+    assert_eq!(p.expect("ended").await["result"]["winner"], "blue");
+    p.send(json!({"t": "rematch", "game": game})).await;
+    let g2 = p.expect("game").await;
+    assert_eq!(g2["game"]["you"], "blue");
+    assert_ne!(g2["game"]["id"], game.as_str());
+    // The AI (Red now) opens.
+    assert_eq!(p.expect("moved").await["ply"], 0);
+    let e = p.expect_error(json!({"t": "play_ai", "level": 11, "color": "red"})).await;
+    assert_eq!(e["code"], "bad_request");
+}
+
+#[tokio::test]
+async fn takebacks_only_against_the_ai() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
+    let e = red.expect_error(json!({"t": "takeback", "game": game})).await;
+    assert_eq!(e["code"], "bad_request");
+}
+
+#[tokio::test]
+async fn hotseat_one_player_holds_both_seats() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut p = srv.guest().await;
+    p.send(json!({"t": "play_hotseat"})).await;
+    let g = p.expect("game").await;
+    assert_eq!(g["game"]["you"], "both");
+    assert_eq!(g["game"]["rated"], false);
+    let game = g["game"]["id"].as_str().unwrap().to_string();
+    for (ply, m) in DEN_WIN.iter().enumerate() {
+        srv.clock.advance(100);
+        p.mv(&game, ply, m).await;
+    }
+    assert_eq!(p.expect("ended").await["result"]["reason"], "den");
+    let me = srv.get("/api/me", Some(&p.token)).await.json();
+    assert_eq!(me["user"]["games"], 0, "hot-seat games are not counted");
+}
+
+#[tokio::test]
+async fn lobby_seeks_quick_pairing_and_challenges() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut a, mut b, mut c) = (srv.guest().await, srv.guest().await, srv.guest().await);
+    c.send(json!({"t": "lobby"})).await;
+    assert_eq!(c.expect("seeks").await["seeks"], json!([]));
+    let tc = json!({"clock_s": 300, "inc_s": 3, "move_s": 30});
+    a.send(json!({"t": "quick", "tc": tc})).await;
+    let id = a.expect("seek_created").await["id"].clone();
+    let seeks = c.expect("seeks").await;
+    assert_eq!(seeks["seeks"][0]["id"], id);
+    assert_eq!(seeks["seeks"][0]["user"], a.name());
+    // B's quick pairing takes A's seek.
+    b.send(json!({"t": "quick", "tc": tc})).await;
+    let ga = a.expect("game").await;
+    let gb = b.expect("game").await;
+    assert_eq!(ga["game"]["id"], gb["game"]["id"]);
+    assert_eq!(ga["game"]["tc"], tc);
+    assert_ne!(ga["game"]["you"], gb["game"]["you"]);
+    assert_eq!(c.expect("seeks").await["seeks"], json!([]));
+    // Seek, cancel, accept of a gone seek.
+    a.send(json!({"t": "seek", "tc": tc, "rated": false})).await;
+    let id = a.expect("seek_created").await["id"].clone();
+    a.send(json!({"t": "cancel_seek", "id": id})).await;
+    let e = b.expect_error(json!({"t": "accept_seek", "id": id})).await;
+    assert_eq!(e["code"], "not_found");
+    let e = a.expect_error(json!({"t": "seek", "tc": {"clock_s": 99999}, "rated": false})).await;
+    assert_eq!(e["code"], "bad_request");
+    // A challenge cannot be accepted by its author, and only once.
+    a.send(json!({"t": "challenge", "tc": tc, "rated": false})).await;
+    let id = a.expect("challenge_created").await["id"].clone();
+    let e = a.expect_error(json!({"t": "accept_challenge", "id": id})).await;
+    assert_eq!(e["code"], "not_found");
+    c.send(json!({"t": "accept_challenge", "id": id})).await;
+    c.expect("game").await;
+    let e = b.expect_error(json!({"t": "accept_challenge", "id": id})).await;
+    assert_eq!(e["code"], "not_found");
+    let live = srv.get("/api/games?status=live", None).await.json();
+    assert_eq!(live["games"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn rematch_between_people_needs_both() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    red.send(json!({"t": "resign", "game": game})).await;
+    blue.expect("ended").await;
+    red.send(json!({"t": "rematch", "game": game})).await;
+    assert_eq!(blue.expect("rematch_offered").await["by"], "red");
+    blue.send(json!({"t": "rematch", "game": game})).await;
+    let g = red.expect("game").await;
+    assert_eq!(g["game"]["you"], "blue", "colours swap");
+}
+
+#[tokio::test]
+async fn accounts_sessions_and_http_errors() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    assert_eq!(srv.get("/api/health", None).await.json(), json!({"status": "ok"}));
+    assert_eq!(srv.get("/api/me", None).await.status, 401);
+    let g = srv.post("/api/guest", None, None).await;
+    let guest_tok = g.session.clone().unwrap();
+    assert!(g.json()["user"]["name"].as_str().unwrap().starts_with("Guest-"));
+    // A guest registering keeps its account (and history).
+    let r = srv
+        .post("/api/register", Some(&guest_tok), Some(&json!({"name": "carol", "password": "long enough"})))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["user"]["id"], g.json()["user"]["id"]);
+    assert_eq!(r.json()["user"]["guest"], false);
+    assert!(!r.body.contains("argon2"), "no hash in answers");
+    let dup = srv.post("/api/register", None, Some(&json!({"name": "Carol", "password": "long enough"}))).await;
+    assert_eq!(dup.status, 409);
+    assert_eq!(dup.json()["error"]["code"], "name_taken");
+    let bad = srv.post("/api/register", None, Some(&json!({"name": "x", "password": "long enough"}))).await;
+    assert_eq!(bad.status, 400);
+    let bad = srv.post("/api/register", None, Some(&json!({"name": "dave", "password": "long enough", "admin": true}))).await;
+    assert_eq!(bad.status, 400);
+    let wrong = srv.post("/api/login", None, Some(&json!({"name": "carol", "password": "wrong one"}))).await;
+    assert_eq!(wrong.status, 401);
+    let l1 = srv.post("/api/login", None, Some(&json!({"name": "carol", "password": "long enough"}))).await;
+    assert_eq!(l1.status, 200);
+    let t1 = l1.session.unwrap();
+    let l2 = srv.post("/api/login", None, Some(&json!({"name": "CAROL", "password": "long enough"}))).await;
+    let t2 = l2.session.unwrap();
+    assert_eq!(srv.get("/api/me", Some(&t1)).await.json()["user"]["name"], "carol");
+    srv.post("/api/logout", Some(&t1), None).await;
+    assert_eq!(srv.get("/api/me", Some(&t1)).await.status, 401);
+    assert_eq!(srv.get("/api/me", Some(&t2)).await.status, 200);
+    srv.post("/api/logout-all", Some(&t2), None).await;
+    assert_eq!(srv.get("/api/me", Some(&t2)).await.status, 401);
+    assert_eq!(srv.get("/api/me", Some(&guest_tok)).await.status, 401);
+    // Misc endpoints.
+    assert_eq!(srv.get("/api/users/nobody", None).await.status, 404);
+    assert_eq!(srv.get("/api/games/nosuch", None).await.status, 404);
+    let presets = srv.get("/api/presets", None).await.json();
+    assert!(presets["presets"].as_array().unwrap().iter().any(|p| p["id"] == "blitz"));
+    let levels = srv.get("/api/levels", None).await.json();
+    assert_eq!(levels["levels"][0]["min_score"], 0);
+    assert!(levels["levels"][0]["name_zh"].as_str().is_some());
+    let a = srv.post("/api/analyze", None, Some(&json!({"moves": ["g3g4"], "ms": 50}))).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert!(a.json()["best"].as_str().is_some());
+    let a = srv.post("/api/analyze", None, Some(&json!({"moves": ["g3g9"]}))).await;
+    assert_eq!(a.status, 400);
+    // The WebSocket needs a session and a matching Origin.
+    assert!(jungle_server::client::WsClient::connect(srv.addr, "nosuchtoken", None).await.is_err());
+    let (tok, _) = jungle_server::client::guest(srv.addr).await.unwrap();
+    assert!(jungle_server::client::WsClient::connect(srv.addr, &tok, Some("http://evil.example")).await.is_err());
+    let own = format!("http://{}", srv.addr);
+    assert!(jungle_server::client::WsClient::connect(srv.addr, &tok, Some(&own)).await.is_ok());
+}
+
+#[tokio::test]
+async fn account_requests_are_rate_limited_per_address() {
+    let dir = tmp();
+    let mut config = test_config();
+    config.auth_per_ip_per_min = 3;
+    let srv = TestServer::start_with(dir.path(), config).await;
+    for _ in 0..3 {
+        assert_eq!(srv.post("/api/guest", None, None).await.status, 200);
+    }
+    let r = srv.post("/api/guest", None, None).await;
+    assert_eq!(r.status, 429);
+    assert_eq!(r.json()["error"]["code"], "rate_limited");
+    srv.clock.advance(20_000);
+    assert_eq!(srv.post("/api/guest", None, None).await.status, 200);
+}
