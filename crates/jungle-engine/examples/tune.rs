@@ -66,18 +66,20 @@ fn main() {
     }
     let mut k = 1.0;
     let mut best_k_err = f64::MAX;
-    for i in 1..=40 {
-        let kk = i as f64 * 0.1;
+    for i in 1..=300 {
+        let kk = i as f64 * 0.01;
         let e = error(&samples, &WEIGHTS, kk);
         if e < best_k_err {
             best_k_err = e;
             k = kk;
         }
     }
-    eprintln!("K = {k:.1}, error {best_k_err:.6}");
+    eprintln!("K = {k:.2}, error {best_k_err:.6}");
     let mut v = WEIGHTS.to_vec();
-    // advance[0] is never used; the scales multiply the advance table, tune them lightly.
-    let fixed = [8usize];
+    // advance[0] is never used, and the per-role scales multiply the advance table (tuning both
+    // is ill-conditioned): keep them. Every weight stays within half and twice its start.
+    let fixed: Vec<usize> = std::iter::once(8).chain(20..28).collect();
+    let start = v.clone();
     let mut best = best_k_err;
     for step in [16, 8, 4, 2, 1] {
         for pass in 0..12 {
@@ -86,14 +88,13 @@ fn main() {
                 if fixed.contains(&i) {
                     continue;
                 }
-                let step_i = if (20..28).contains(&i) {
-                    (step / 8).max(1)
-                } else {
-                    step
-                };
-                for delta in [step_i, -step_i] {
+                for delta in [step, -step] {
                     let old = v[i];
-                    v[i] = (old + delta).max(0);
+                    let (lo, hi) = (start[i] / 2, (start[i] * 2).max(start[i] + 20));
+                    v[i] = (old + delta).clamp(lo, hi);
+                    if v[i] == old {
+                        continue;
+                    }
                     let w = Weights::from_slice(&v).expect("length");
                     let e = error(&samples, &w, k);
                     if e < best {

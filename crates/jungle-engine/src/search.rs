@@ -19,6 +19,8 @@ pub(crate) const MATE: i32 = 30_000;
 pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
 pub(crate) const INF: i32 = 31_000;
 pub(crate) const MAX_PLY: usize = 128;
+/// The evaluation slot of a table entry whose node did not compute one.
+pub(crate) const EVAL_NONE: i32 = -32_000;
 /// The deepest iteration.
 pub(crate) const MAX_DEPTH: u32 = 100;
 
@@ -396,12 +398,17 @@ impl<'a> Searcher<'a> {
             }
         }
         let forced = threats.any();
+        // The static evaluation only feeds pruning at non-PV nodes; elsewhere it is not computed.
+        let wants_eval = !pv_node
+            && !forced
+            && (depth <= RFP_MAX_DEPTH.max(FUTILITY_MAX_DEPTH) || depth >= NULL_MIN_DEPTH);
         let static_eval = match entry {
-            Some(e) => e.eval,
-            None => self.eval(pos),
+            Some(e) if e.eval != EVAL_NONE => e.eval,
+            _ if wants_eval => self.eval(pos),
+            _ => EVAL_NONE,
         };
 
-        if !pv_node && !forced {
+        if !pv_node && !forced && static_eval != EVAL_NONE {
             if depth <= RFP_MAX_DEPTH
                 && static_eval - RFP_MARGIN * depth >= beta
                 && beta.abs() < MATE_BOUND
@@ -462,7 +469,10 @@ impl<'a> Searcher<'a> {
                 if depth <= LMP_MAX_DEPTH && i >= LMP_BASE + (depth * depth) as usize {
                     continue;
                 }
-                if depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_MARGIN * depth <= alpha {
+                if depth <= FUTILITY_MAX_DEPTH
+                    && static_eval != EVAL_NONE
+                    && static_eval + FUTILITY_MARGIN * depth <= alpha
+                {
                     continue;
                 }
             }
