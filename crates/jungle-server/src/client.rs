@@ -191,3 +191,14 @@ impl WsClient {
         let _ = self.ws.close(None).await;
     }
 }
+
+/// Runs a future to completion on a new runtime, for synchronous callers (the `jungle` binary's
+/// tests drive the server through this client without depending on tokio themselves).
+pub fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+        .block_on(f)
+}

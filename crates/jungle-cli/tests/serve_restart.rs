@@ -1,0 +1,115 @@
+//! `jungle serve` killed with SIGKILL mid-game and started again on the same data directory (or
+//! the PostgreSQL database named by `DATABASE_URL`): the live game resumes with every
+//! acknowledged move.
+#![cfg(feature = "server")]
+
+use jungle_server::client::{self, block_on, WsClient};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(dir: &std::path::Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("jungle serve starts");
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("jungle serve prints its URL");
+    let url = line
+        .strip_prefix("Jungle is running: open http://")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    let addr = url.trim_end_matches('/').parse().unwrap();
+    Server { child, addr }
+}
+
+#[test]
+fn a_killed_server_resumes_its_live_games_with_every_acknowledged_move() {
+    let dir = tempfile_dir();
+    let srv = start(&dir);
+    let addr = srv.addr;
+    let (game, red_tok, blue_tok) = block_on(async move {
+        let (rt, _) = client::guest(addr).await.unwrap();
+        let (bt, _) = client::guest(addr).await.unwrap();
+        let mut red = WsClient::connect(addr, &rt, None).await.unwrap();
+        let mut blue = WsClient::connect(addr, &bt, None).await.unwrap();
+        red.recv_type("welcome").await.unwrap();
+        blue.recv_type("welcome").await.unwrap();
+        red.send_text(r#"{"t":"challenge","tc":{"clock_s":600,"inc_s":0,"move_s":0},"rated":false,"color":"red"}"#).await.unwrap();
+        let id = red.recv_type("challenge_created").await.unwrap()["id"].clone();
+        blue.send_text(&format!(r#"{{"t":"accept_challenge","id":{id}}}"#)).await.unwrap();
+        let game = red.recv_type("game").await.unwrap()["game"]["id"].clone();
+        for (ply, mv) in ["g3g4", "a9a8", "g4g5"].iter().enumerate() {
+            let mover = if ply % 2 == 0 { &mut red } else { &mut blue };
+            mover.send_text(&format!(r#"{{"t":"move","game":{game},"ply":{ply},"move":"{mv}"}}"#)).await.unwrap();
+            let mut acked = false;
+            for _ in 0..10 {
+                if mover.recv_type("moved").await.unwrap()["ply"] == ply {
+                    acked = true;
+                    break;
+                }
+            }
+            assert!(acked, "ply {ply} acknowledged");
+        }
+        (game, rt, bt)
+    });
+    drop(srv); // SIGKILL: no shutdown of any kind
+    let srv = start(&dir);
+    let addr = srv.addr;
+    block_on(async move {
+        let mut blue = WsClient::connect(addr, &blue_tok, None).await.unwrap();
+        let welcome = blue.recv_type("welcome").await.unwrap();
+        assert!(welcome["games"].as_array().unwrap().contains(&game));
+        blue.send_text(&format!(r#"{{"t":"watch","game":{game}}}"#)).await.unwrap();
+        let st = blue.recv_type("game").await.unwrap()["game"].clone();
+        assert_eq!(st["status"], "live");
+        assert_eq!(st["you"], "blue");
+        let moves: Vec<&str> = st["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+        assert_eq!(moves, ["g3g4", "a9a8", "g4g5"]);
+        assert!(st["clocks"]["blue_ms"].as_i64().unwrap() > 500_000);
+        blue.send_text(&format!(r#"{{"t":"move","game":{game},"ply":3,"move":"a8a9"}}"#)).await.unwrap();
+        assert_eq!(blue.recv_type("moved").await.unwrap()["ply"], 3);
+        let mut red = WsClient::connect(addr, &red_tok, None).await.unwrap();
+        red.recv_type("welcome").await.unwrap();
+        red.send_text(&format!(r#"{{"t":"resign","game":{game}}}"#)).await.unwrap();
+        red.recv_type("ended").await.ok();
+    });
+    drop(srv);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn tempfile_dir() -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "jungle-serve-restart-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
