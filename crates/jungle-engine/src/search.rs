@@ -32,12 +32,15 @@ const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_MOVE: usize = 3;
 /// Late move pruning: at this depth or less, quiet moves after the first
 /// `LMP_BASE + depth * depth` are skipped.
-const LMP_MAX_DEPTH: i32 = 0;
+const LMP_MAX_DEPTH: i32 = 3;
 const LMP_BASE: usize = 4;
 /// Futility pruning: at this depth or less, quiet moves are skipped when the static evaluation
 /// plus `FUTILITY_MARGIN * depth` cannot reach alpha.
 const FUTILITY_MAX_DEPTH: i32 = 0;
 const FUTILITY_MARGIN: i32 = 150;
+/// Internal iterative reduction: from this depth on, a node without a hash move is searched one
+/// ply shallower (0 = off).
+const IIR_MIN_DEPTH: i32 = 0;
 /// Quiescence plies in which moves that create a den threat are searched besides captures.
 const QS_THREAT_PLIES: i32 = 2;
 
@@ -431,6 +434,11 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        let depth = if IIR_MIN_DEPTH > 0 && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
         let mut moves = pos.legal_moves();
         if forced {
             // Only capturing the animal at the door saves the den.
