@@ -60,3 +60,49 @@ fn analyze_reports_a_score_and_pv() {
     assert!(matches!(r.score, Score::Cp(_)));
     assert!(!r.pv.is_empty());
 }
+
+#[test]
+fn engine_and_stop_handle_cross_threads() {
+    fn send<T: Send>(_: &T) {}
+    fn sync<T: Sync>(_: &T) {}
+    let mut e = Engine::new(EngineOptions::default());
+    let h = e.stop_handle();
+    send(&e);
+    send(&h);
+    sync(&h);
+    // An engine moved to another thread searches there.
+    let game = Game::new(Rules::STANDARD);
+    let g2 = game.clone();
+    let r = std::thread::spawn(move || {
+        e.search(
+            &g2,
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+        )
+    })
+    .join()
+    .unwrap();
+    assert!(game.legal_moves().contains(r.best.unwrap()));
+}
+
+#[test]
+fn info_callback_sees_every_iteration() {
+    use std::sync::{Arc, Mutex};
+    let game = Game::new(Rules::STANDARD);
+    let depths = Arc::new(Mutex::new(Vec::new()));
+    let d2 = Arc::clone(&depths);
+    let mut e = Engine::new(EngineOptions::default());
+    e.go(
+        &game,
+        Limits {
+            depth: Some(5),
+            ..Limits::default()
+        },
+        Box::new(move |i| d2.lock().unwrap().push(i.depth)),
+    );
+    let r = e.wait();
+    assert_eq!(*depths.lock().unwrap(), vec![1, 2, 3, 4, 5]);
+    assert_eq!(r.depth, 5);
+}
