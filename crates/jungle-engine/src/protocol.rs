@@ -15,7 +15,7 @@ use std::time::Duration;
 /// The engine's name in `id name`.
 pub const NAME: &str = concat!("Jungle ", env!("CARGO_PKG_VERSION"));
 /// The deepest `perft` the protocol accepts (deeper counts take minutes).
-pub const MAX_PERFT: u32 = 7;
+pub const MAX_PERFT: u32 = 6;
 
 /// A line sink shared between the protocol loop and the search thread.
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
