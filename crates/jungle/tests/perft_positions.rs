@@ -168,6 +168,17 @@ fn reference_perft_matches_the_golden_numbers() {
 }
 
 #[test]
+fn reference_perft_from_the_start_matches_rules() {
+    // RULES §6: the independent generator reproduces the published start figures (1-4 here;
+    // the fast generator checks 1-6 in perft_start.rs and 7-8 as ignored tests).
+    let pos = RefPos::from_jfen(jungle::START_JFEN, RefRules::STANDARD).unwrap();
+    let expected = [24, 576, 12_240, 260_099];
+    for (d, n) in (1..).zip(expected) {
+        assert_eq!(pos.perft(d), n, "depth {d}");
+    }
+}
+
+#[test]
 fn targeted_positions_differ_between_deviations() {
     // Each deviation changes the count of at least one targeted position (otherwise the
     // positions would not test it).
