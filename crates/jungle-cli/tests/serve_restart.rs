@@ -61,11 +61,18 @@ fn a_killed_server_resumes_its_live_games_with_every_acknowledged_move() {
         blue.recv_type("welcome").await.unwrap();
         red.send_text(r#"{"t":"challenge","tc":{"clock_s":600,"inc_s":0,"move_s":0},"rated":false,"color":"red"}"#).await.unwrap();
         let id = red.recv_type("challenge_created").await.unwrap()["id"].clone();
-        blue.send_text(&format!(r#"{{"t":"accept_challenge","id":{id}}}"#)).await.unwrap();
+        blue.send_text(&format!(r#"{{"t":"accept_challenge","id":{id}}}"#))
+            .await
+            .unwrap();
         let game = red.recv_type("game").await.unwrap()["game"]["id"].clone();
         for (ply, mv) in ["g3g4", "a9a8", "g4g5"].iter().enumerate() {
             let mover = if ply % 2 == 0 { &mut red } else { &mut blue };
-            mover.send_text(&format!(r#"{{"t":"move","game":{game},"ply":{ply},"move":"{mv}"}}"#)).await.unwrap();
+            mover
+                .send_text(&format!(
+                    r#"{{"t":"move","game":{game},"ply":{ply},"move":"{mv}"}}"#
+                ))
+                .await
+                .unwrap();
             let mut acked = false;
             for _ in 0..10 {
                 if mover.recv_type("moved").await.unwrap()["ply"] == ply {
@@ -84,18 +91,31 @@ fn a_killed_server_resumes_its_live_games_with_every_acknowledged_move() {
         let mut blue = WsClient::connect(addr, &blue_tok, None).await.unwrap();
         let welcome = blue.recv_type("welcome").await.unwrap();
         assert!(welcome["games"].as_array().unwrap().contains(&game));
-        blue.send_text(&format!(r#"{{"t":"watch","game":{game}}}"#)).await.unwrap();
+        blue.send_text(&format!(r#"{{"t":"watch","game":{game}}}"#))
+            .await
+            .unwrap();
         let st = blue.recv_type("game").await.unwrap()["game"].clone();
         assert_eq!(st["status"], "live");
         assert_eq!(st["you"], "blue");
-        let moves: Vec<&str> = st["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+        let moves: Vec<&str> = st["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
         assert_eq!(moves, ["g3g4", "a9a8", "g4g5"]);
         assert!(st["clocks"]["blue_ms"].as_i64().unwrap() > 500_000);
-        blue.send_text(&format!(r#"{{"t":"move","game":{game},"ply":3,"move":"a8a9"}}"#)).await.unwrap();
+        blue.send_text(&format!(
+            r#"{{"t":"move","game":{game},"ply":3,"move":"a8a9"}}"#
+        ))
+        .await
+        .unwrap();
         assert_eq!(blue.recv_type("moved").await.unwrap()["ply"], 3);
         let mut red = WsClient::connect(addr, &red_tok, None).await.unwrap();
         red.recv_type("welcome").await.unwrap();
-        red.send_text(&format!(r#"{{"t":"resign","game":{game}}}"#)).await.unwrap();
+        red.send_text(&format!(r#"{{"t":"resign","game":{game}}}"#))
+            .await
+            .unwrap();
         red.recv_type("ended").await.ok();
     });
     drop(srv);

@@ -74,14 +74,21 @@ fn cookie(state: &AppState, token: &str, max_age: i64) -> HeaderValue {
 async fn start_session(state: &AppState, user: User) -> Result<Response, ApiError> {
     let token = random_token(40);
     let now = state.hub.clock().now_ms();
-    state.hub.store().create_session(&token, &user.id, now).await?;
+    state
+        .hub
+        .store()
+        .create_session(&token, &user.id, now)
+        .await?;
     let mut resp = Json(json!({ "user": user })).into_response();
     resp.headers_mut()
         .insert(SET_COOKIE, cookie(state, &token, 365 * 24 * 3600));
     Ok(resp)
 }
 
-async fn guest(State(state): State<AppState>, ClientIp(ip): ClientIp) -> Result<Response, ApiError> {
+async fn guest(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+) -> Result<Response, ApiError> {
     if !state.limits.allow_auth(ip) {
         return Err(ApiError::RateLimited);
     }
@@ -147,7 +154,11 @@ async fn hash_password(password: String) -> Result<String, ApiError> {
 async fn verify_password(password: String, hash: String) -> bool {
     tokio::task::spawn_blocking(move || {
         PasswordHash::new(&hash)
-            .map(|h| Argon2::default().verify_password(password.as_bytes(), &h).is_ok())
+            .map(|h| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &h)
+                    .is_ok()
+            })
             .unwrap_or(false)
     })
     .await
@@ -167,18 +178,28 @@ async fn register(
     validate_name(&c.name)?;
     let len = c.password.chars().count();
     if !(8..=128).contains(&len) {
-        return Err(ApiError::BadRequest("a password has 8 to 128 characters".into()));
+        return Err(ApiError::BadRequest(
+            "a password has 8 to 128 characters".into(),
+        ));
     }
     let hash = hash_password(c.password).await?;
     let now = state.hub.clock().now_ms();
     // A guest registering keeps its id, and so its history.
     if let Ok(current) = session_user(&state, &headers).await {
         if current.guest {
-            let user = state.hub.store().register_guest(&current.id, &c.name, &hash).await?;
+            let user = state
+                .hub
+                .store()
+                .register_guest(&current.id, &c.name, &hash)
+                .await?;
             return Ok(Json(json!({ "user": user })).into_response());
         }
     }
-    let user = state.hub.store().create_user(&c.name, Some(&hash), now).await?;
+    let user = state
+        .hub
+        .store()
+        .create_user(&c.name, Some(&hash), now)
+        .await?;
     start_session(&state, user).await
 }
 
@@ -218,7 +239,10 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
     Ok(clear_cookie(&state))
 }
 
-async fn logout_all(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn logout_all(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let user = session_user(&state, &headers).await?;
     state.hub.store().delete_sessions(&user.id).await?;
     Ok(clear_cookie(&state))
@@ -229,7 +253,10 @@ async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Respons
     Ok(Json(json!({ "user": user })).into_response())
 }
 
-async fn user(State(state): State<AppState>, Path(name): Path<String>) -> Result<Response, ApiError> {
+async fn user(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Response, ApiError> {
     let user = state
         .hub
         .store()
@@ -255,7 +282,10 @@ async fn user_games(
     Query(page): Query<Page>,
 ) -> Result<Response, ApiError> {
     let store = state.hub.store();
-    let user = store.user_by_name(&name).await?.ok_or(ApiError::NotFound("user"))?;
+    let user = store
+        .user_by_name(&name)
+        .await?
+        .ok_or(ApiError::NotFound("user"))?;
     let before = match &page.before {
         None => None,
         Some(id) => Some(

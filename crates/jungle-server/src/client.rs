@@ -70,7 +70,9 @@ pub async fn http(
     let mut content_type = None;
     let mut chunked = false;
     for line in head.lines().skip(1) {
-        let Some((k, v)) = line.split_once(':') else { continue };
+        let Some((k, v)) = line.split_once(':') else {
+            continue;
+        };
         let (k, v) = (k.trim().to_ascii_lowercase(), v.trim());
         if k == "set-cookie" {
             if let Some(rest) = v.strip_prefix("jungle_session=") {
@@ -82,7 +84,11 @@ pub async fn http(
             chunked = true;
         }
     }
-    let body = if chunked { dechunk(rest) } else { rest.to_string() };
+    let body = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
     Ok(HttpAnswer {
         status,
         session: session_tok,

@@ -463,7 +463,9 @@ impl Actor {
                     return;
                 }
                 self.searching = false;
-                let Some(ai) = self.meta.ai_color() else { return };
+                let Some(ai) = self.meta.ai_color() else {
+                    return;
+                };
                 if self.turn() != ai {
                     return;
                 }
@@ -497,7 +499,11 @@ impl Actor {
         if !self.is_live() {
             return Vec::new();
         }
-        self.game.legal_moves().iter().map(|m| m.to_string()).collect()
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
     }
 
     fn state(&self, viewer: Option<&UserId>) -> GameState {
@@ -551,7 +557,10 @@ impl Actor {
     fn seat_of(&self, user: &UserId) -> Result<Color, WsError> {
         let cs = self.meta.colors_of(user);
         match cs.len() {
-            0 => Err(WsError::new("not_your_game", "you do not play in this game")),
+            0 => Err(WsError::new(
+                "not_your_game",
+                "you do not play in this game",
+            )),
             1 => Ok(cs[0]),
             _ => Ok(self.turn()),
         }
@@ -574,7 +583,10 @@ impl Actor {
                     Some(()) => Ok(Some(self.moved[ply].clone())),
                     None => Err(WsError::new(
                         "wrong_ply",
-                        format!("ply {ply} was already played; the game is at ply {}", self.game.len()),
+                        format!(
+                            "ply {ply} was already played; the game is at ply {}",
+                            self.game.len()
+                        ),
                     )),
                 };
             }
@@ -600,9 +612,9 @@ impl Actor {
                     self.finish(Some(!color), "time").await;
                     return Err(WsError::new("game_over", "your time ran out"));
                 }
-                let text: MoveText = mv
-                    .parse()
-                    .map_err(|e: jungle::ParseMoveError| WsError::new("illegal_move", e.to_string()))?;
+                let text: MoveText = mv.parse().map_err(|e: jungle::ParseMoveError| {
+                    WsError::new("illegal_move", e.to_string())
+                })?;
                 if text == MoveText::Pass {
                     return Err(WsError::new(
                         "illegal_move",
@@ -654,7 +666,12 @@ impl Actor {
             Action::DrawAccept | Action::DrawDecline => {
                 let offered = match self.draw_offer {
                     Some(by) if by != color || hotseat => by,
-                    _ => return Err(WsError::new("bad_request", "there is no draw offer to answer")),
+                    _ => {
+                        return Err(WsError::new(
+                            "bad_request",
+                            "there is no draw offer to answer",
+                        ))
+                    }
                 };
                 if let Action::DrawAccept = action {
                     self.finish(None, "agreed").await;
@@ -671,12 +688,18 @@ impl Actor {
 
     async fn takeback(&mut self, color: Color) -> ActionReply {
         let Some(ai) = self.meta.ai_color() else {
-            return Err(WsError::new("bad_request", "takebacks are only for games against the AI"));
+            return Err(WsError::new(
+                "bad_request",
+                "takebacks are only for games against the AI",
+            ));
         };
         // Take back the player's last own move, and the AI's reply if it was played.
         let n = if self.turn() == ai { 1 } else { 2 };
         if self.game.len() < n || self.game.plies()[self.game.len() - n].color != color {
-            return Err(WsError::new("bad_request", "there is no move of yours to take back"));
+            return Err(WsError::new(
+                "bad_request",
+                "there is no move of yours to take back",
+            ));
         }
         let keep = self.game.len() - n;
         self.hub
@@ -783,7 +806,9 @@ impl Actor {
     }
 
     fn maybe_start_ai(&mut self) {
-        let Some(ai) = self.meta.ai_color() else { return };
+        let Some(ai) = self.meta.ai_color() else {
+            return;
+        };
         if !self.is_live() || self.turn() != ai || self.searching {
             return;
         }
@@ -804,7 +829,11 @@ impl Actor {
         let ai_pool = self.hub.ai();
         tokio::spawn(async move {
             let mv = ai_pool
-                .choose(game, level, std::time::Duration::from_millis(budget.max(1) as u64))
+                .choose(
+                    game,
+                    level,
+                    std::time::Duration::from_millis(budget.max(1) as u64),
+                )
                 .await;
             let _ = tx.send(Cmd::AiMove { search, mv }).await;
         });

@@ -23,7 +23,11 @@ pub fn router() -> Router<AppState> {
         .route("/api/games/{id}/record", get(record))
 }
 
-async fn player(state: &AppState, user: &Option<crate::UserId>, ai: Option<u8>) -> Result<PlayerInfo, ApiError> {
+async fn player(
+    state: &AppState,
+    user: &Option<crate::UserId>,
+    ai: Option<u8>,
+) -> Result<PlayerInfo, ApiError> {
     if let Some(u) = user {
         if let Some(u) = state.hub.store().user(u).await? {
             return Ok(Seat::human(&u).info);
@@ -34,9 +38,10 @@ async fn player(state: &AppState, user: &Option<crate::UserId>, ai: Option<u8>) 
 
 /// A game's `GameSummary`.
 pub async fn summary(state: &AppState, r: &GameRow) -> Result<serde_json::Value, ApiError> {
-    let result = r.reason.as_ref().map(|reason| {
-        json!({"winner": r.winner, "reason": reason})
-    });
+    let result = r
+        .reason
+        .as_ref()
+        .map(|reason| json!({"winner": r.winner, "reason": reason}));
     let plies = if r.status == "live" {
         state.hub.store().plies(&r.id).await?.len() as i64
     } else {
@@ -65,7 +70,10 @@ pub struct ListQuery {
     pub status: Option<String>,
 }
 
-async fn list(State(state): State<AppState>, Query(q): Query<ListQuery>) -> Result<Response, ApiError> {
+async fn list(
+    State(state): State<AppState>,
+    Query(q): Query<ListQuery>,
+) -> Result<Response, ApiError> {
     if q.status.as_deref().is_some_and(|s| s != "live") {
         return Err(ApiError::BadRequest("status must be `live`".into()));
     }
@@ -84,7 +92,9 @@ fn replay(row: &GameRow, plies: &[PlyRow]) -> Result<Game, ApiError> {
     let start = Jfen::parse_position(&row.start_fen, rules).map_err(|e| bad(e.to_string()))?;
     let mut game = Game::from_position(start);
     for p in plies {
-        let t: MoveText = p.mv.parse().map_err(|e: jungle::ParseMoveError| bad(e.to_string()))?;
+        let t: MoveText =
+            p.mv.parse()
+                .map_err(|e: jungle::ParseMoveError| bad(e.to_string()))?;
         let m = if t == MoveText::Pass {
             Move::PASS
         } else {
@@ -180,11 +190,16 @@ fn parse_game_id(id: &str) -> Result<GameId, ApiError> {
 
 async fn one(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let id = parse_game_id(&id)?;
-    let game = game_state(&state, &id).await?.ok_or(ApiError::NotFound("game"))?;
+    let game = game_state(&state, &id)
+        .await?
+        .ok_or(ApiError::NotFound("game"))?;
     Ok(Json(json!({ "game": game })).into_response())
 }
 
-async fn record(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let id = parse_game_id(&id)?;
     let store = state.hub.store();
     let row = store.game(&id).await?.ok_or(ApiError::NotFound("game"))?;
@@ -218,7 +233,11 @@ async fn record(State(state): State<AppState>, Path(id): Path<String>) -> Result
         rec.set_tag("Termination", reason.clone());
         rec.result = result.to_string();
     }
-    Ok(([(CONTENT_TYPE, "text/plain; charset=utf-8")], rec.to_string()).into_response())
+    Ok((
+        [(CONTENT_TYPE, "text/plain; charset=utf-8")],
+        rec.to_string(),
+    )
+        .into_response())
 }
 
 /// `YYYY.MM.DD` of a time in ms since the epoch (UTC), by the civil-from-days algorithm.

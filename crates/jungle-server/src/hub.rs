@@ -229,7 +229,11 @@ impl Hub {
     fn handles_of(reg: &Registry, user: &UserId) -> Vec<GameHandle> {
         reg.user_games
             .get(user)
-            .map(|s| s.iter().filter_map(|id| reg.games.get(id).cloned()).collect())
+            .map(|s| {
+                s.iter()
+                    .filter_map(|id| reg.games.get(id).cloned())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -301,7 +305,10 @@ impl Hub {
             let mut reg = self.reg();
             reg.games.insert(id.clone(), handle.clone());
             for u in &users {
-                reg.user_games.entry(u.clone()).or_default().insert(id.clone());
+                reg.user_games
+                    .entry(u.clone())
+                    .or_default()
+                    .insert(id.clone());
             }
         }
         for u in users.iter().collect::<HashSet<_>>() {
@@ -363,7 +370,8 @@ impl Hub {
     async fn resume(&self, row: &GameRow) -> Result<(), StoreError> {
         let corrupt = |m: String| StoreError::Corrupt(format!("game {}: {m}", row.id));
         let rules: Rules = row.rules.parse().map_err(|e| corrupt(format!("{e}")))?;
-        let start = Jfen::parse_position(&row.start_fen, rules).map_err(|e| corrupt(e.to_string()))?;
+        let start =
+            Jfen::parse_position(&row.start_fen, rules).map_err(|e| corrupt(e.to_string()))?;
         let mut game = Game::from_position(start);
         let plies = self.0.store.plies(&row.id).await?;
         let mut remaining = ByColor::new_with(|_| row.tc.clock_ms);
@@ -371,10 +379,9 @@ impl Hub {
         let mut moved = Vec::new();
         for p in &plies {
             let pos = *game.position();
-            let m = p
-                .mv
-                .parse::<MoveText>()
-                .map_err(|e| corrupt(e.to_string()))?;
+            let m =
+                p.mv.parse::<MoveText>()
+                    .map_err(|e| corrupt(e.to_string()))?;
             let m = if m == MoveText::Pass {
                 jungle::Move::PASS
             } else {
@@ -479,7 +486,12 @@ impl Hub {
     }
 
     /// Takes a seek out of the lobby to start its game; None if it is gone or is one's own.
-    pub fn take_seek(&self, user: &UserId, id: Option<&SeekId>, tc: Option<TimeControl>) -> Option<(UserId, TimeControl, bool, String)> {
+    pub fn take_seek(
+        &self,
+        user: &UserId,
+        id: Option<&SeekId>,
+        tc: Option<TimeControl>,
+    ) -> Option<(UserId, TimeControl, bool, String)> {
         let taken = {
             let mut reg = self.reg();
             let i = reg.seeks.iter().position(|s| {
@@ -495,7 +507,13 @@ impl Hub {
     }
 
     /// Creates a private challenge.
-    pub fn open_challenge(&self, user: &UserId, tc: TimeControl, rated: bool, color: ColorChoice) -> SeekId {
+    pub fn open_challenge(
+        &self,
+        user: &UserId,
+        tc: TimeControl,
+        rated: bool,
+        color: ColorChoice,
+    ) -> SeekId {
         let id = SeekId::random();
         let mut reg = self.reg();
         if reg.challenges.len() > 10_000 {
@@ -514,7 +532,11 @@ impl Hub {
     }
 
     /// Takes a challenge to start it: (owner, tc, rated, the owner's colour).
-    pub fn take_challenge(&self, user: &UserId, id: &SeekId) -> Result<(UserId, TimeControl, bool, Color), &'static str> {
+    pub fn take_challenge(
+        &self,
+        user: &UserId,
+        id: &SeekId,
+    ) -> Result<(UserId, TimeControl, bool, Color), &'static str> {
         let mut reg = self.reg();
         match reg.challenges.get(id) {
             None => Err("no such challenge"),

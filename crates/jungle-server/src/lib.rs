@@ -104,8 +104,8 @@ pub async fn build_state(
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            let rows: Vec<scoring::Level> = serde_json::from_str(&text)
-                .map_err(|e| format!("{}: {e}", p.display()))?;
+            let rows: Vec<scoring::Level> =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
             scoring::LevelTable::new(rows).map_err(|e| format!("{}: {e}", p.display()))?
         }
     };

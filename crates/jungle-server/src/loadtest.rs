@@ -52,15 +52,26 @@ pub struct LoadReport {
 impl fmt::Display for LoadReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "games requested      {}", self.games)?;
-        writeln!(f, "concurrent games     {} (peak)", self.peak_concurrent_games)?;
+        writeln!(
+            f,
+            "concurrent games     {} (peak)",
+            self.peak_concurrent_games
+        )?;
         writeln!(f, "games finished       {}", self.finished)?;
         writeln!(f, "moves acknowledged   {}", self.moves)?;
-        writeln!(f, "moves per second     {:.0}", self.moves as f64 / self.seconds.max(0.001))?;
+        writeln!(
+            f,
+            "moves per second     {:.0}",
+            self.moves as f64 / self.seconds.max(0.001)
+        )?;
         writeln!(f, "ack latency p50      {:.2} ms", self.p50_ms)?;
         writeln!(f, "ack latency p99      {:.2} ms", self.p99_ms)?;
         writeln!(f, "bot errors           {}", self.errors)?;
         match self.kib_per_game {
-            Some(k) => write!(f, "memory per live game {k:.1} KiB (process RSS growth / games)"),
+            Some(k) => write!(
+                f,
+                "memory per live game {k:.1} KiB (process RSS growth / games)"
+            ),
             None => write!(f, "memory per live game n/a"),
         }
     }
@@ -98,7 +109,8 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
         Some(a) if a.ip().is_loopback() => a,
         Some(a) => return Err(format!("{a} is not a loopback address").into()),
         None => {
-            let dir = std::env::temp_dir().join(format!("jungle-loadtest-{}", crate::ids::random_token(8)));
+            let dir = std::env::temp_dir()
+                .join(format!("jungle-loadtest-{}", crate::ids::random_token(8)));
             let serve_opts = crate::ServeOptions {
                 listen: "127.0.0.1:0".parse()?,
                 data_dir: dir.clone(),
@@ -111,7 +123,8 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
                 },
             };
             _tmp_dir = Some(TmpDir(dir));
-            let state = crate::build_state(&serve_opts, Arc::new(crate::clock::SystemClock)).await?;
+            let state =
+                crate::build_state(&serve_opts, Arc::new(crate::clock::SystemClock)).await?;
             let listener = tokio::net::TcpListener::bind(serve_opts.listen).await?;
             let addr = listener.local_addr()?;
             tokio::spawn(async move {
@@ -175,7 +188,11 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
     for t in tasks {
         let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
     }
-    let mut lat = stats.latencies_us.lock().map(|l| l.clone()).unwrap_or_default();
+    let mut lat = stats
+        .latencies_us
+        .lock()
+        .map(|l| l.clone())
+        .unwrap_or_default();
     lat.sort_unstable();
     let pct = |p: f64| -> f64 {
         if lat.is_empty() {
@@ -216,8 +233,10 @@ async fn start_pair(addr: SocketAddr) -> Result<(WsClient, WsClient), ClientErro
     let mut b = WsClient::connect(addr, &tb, None).await?;
     a.recv_type("welcome").await?;
     b.recv_type("welcome").await?;
-    a.send(&json!({"t": "challenge", "tc": {"clock_s": 0, "inc_s": 0, "move_s": 0}, "rated": false}))
-        .await?;
+    a.send(
+        &json!({"t": "challenge", "tc": {"clock_s": 0, "inc_s": 0, "move_s": 0}, "rated": false}),
+    )
+    .await?;
     let id = a.recv_type("challenge_created").await?["id"].clone();
     b.send(&json!({"t": "accept_challenge", "id": id})).await?;
     Ok((a, b))
@@ -258,7 +277,11 @@ async fn bot(
                         stats.peak.fetch_max(live, Ordering::Relaxed);
                     }
                 }
-                (g["turn"].clone(), g["ply"].as_u64().unwrap_or(0), g["legal"].clone())
+                (
+                    g["turn"].clone(),
+                    g["ply"].as_u64().unwrap_or(0),
+                    g["legal"].clone(),
+                )
             }
             Some("moved") => {
                 let ply = m["ply"].as_u64().unwrap_or(0);
@@ -298,7 +321,11 @@ async fn bot(
         }
         let moves: Vec<String> = legal
             .as_array()
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         let Some(mv) = moves.choose(&mut rand::thread_rng()).cloned() else {
             continue;

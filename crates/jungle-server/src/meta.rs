@@ -52,25 +52,32 @@ pub struct AnalyzeRequest {
     pub ms: Option<u64>,
 }
 
-async fn analyze(State(state): State<AppState>, body: axum::body::Bytes) -> Result<Response, ApiError> {
+async fn analyze(
+    State(state): State<AppState>,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
     let req: AnalyzeRequest = serde_json::from_slice(&body)
         .map_err(|e| ApiError::BadRequest(format!("bad JSON: {e}")))?;
     let rules: Rules = match &req.rules {
         None => Rules::STANDARD,
-        Some(r) => r.parse().map_err(|e| ApiError::BadRequest(format!("{e}")))?,
+        Some(r) => r
+            .parse()
+            .map_err(|e| ApiError::BadRequest(format!("{e}")))?,
     };
     let start = match &req.fen {
         None => jungle::Position::start(rules),
-        Some(f) => Jfen::parse_position(f, rules).map_err(|e| ApiError::BadRequest(e.to_string()))?,
+        Some(f) => {
+            Jfen::parse_position(f, rules).map_err(|e| ApiError::BadRequest(e.to_string()))?
+        }
     };
     if req.moves.len() > 1000 {
         return Err(ApiError::BadRequest("at most 1000 moves".into()));
     }
     let mut game = Game::from_position(start);
     for (i, t) in req.moves.iter().enumerate() {
-        let text: MoveText = t
-            .parse()
-            .map_err(|e: jungle::ParseMoveError| ApiError::BadRequest(format!("move {}: {e}", i + 1)))?;
+        let text: MoveText = t.parse().map_err(|e: jungle::ParseMoveError| {
+            ApiError::BadRequest(format!("move {}: {e}", i + 1))
+        })?;
         let m = if text == MoveText::Pass {
             Move::PASS
         } else {

@@ -90,16 +90,9 @@ impl LevelTable {
 
 /// New scores `(winner, loser)` after a decisive scoring game (RULES §8.5): the winner gains the
 /// loser's level (at least 1), the loser loses 2, never below 0.
-pub fn decisive_scores(
-    table: &LevelTable,
-    winner_score: i64,
-    loser_score: i64,
-) -> (i64, i64) {
+pub fn decisive_scores(table: &LevelTable, winner_score: i64, loser_score: i64) -> (i64, i64) {
     let gain = table.level_of(loser_score).max(1);
-    (
-        winner_score + gain,
-        (loser_score - LOSER_POINTS).max(0),
-    )
+    (winner_score + gain, (loser_score - LOSER_POINTS).max(0))
 }
 
 /// A Glicko-2 rating on the Glicko scale.
@@ -142,8 +135,7 @@ impl Rating {
         let a = (self.vol * self.vol).ln();
         let f = |x: f64| {
             let ex = x.exp();
-            ex * (delta * delta - phi * phi - v - ex)
-                / (2.0 * (phi * phi + v + ex).powi(2))
+            ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex).powi(2))
                 - (x - a) / (TAU * TAU)
         };
         let mut big_a = a;
@@ -222,8 +214,16 @@ mod tests {
     #[test]
     fn glicko_matches_glickmans_worked_example_direction_and_size() {
         // Glickman's example player (1500, 200) beating a 1400/30 player gains about 60 points.
-        let p = Rating { rating: 1500.0, rd: 200.0, vol: 0.06 };
-        let o = Rating { rating: 1400.0, rd: 30.0, vol: 0.06 };
+        let p = Rating {
+            rating: 1500.0,
+            rd: 200.0,
+            vol: 0.06,
+        };
+        let o = Rating {
+            rating: 1400.0,
+            rd: 30.0,
+            vol: 0.06,
+        };
         let won = p.after_game(o, 1.0);
         assert!(won.rating > 1550.0 && won.rating < 1580.0, "{won:?}");
         assert!(won.rd < 200.0);

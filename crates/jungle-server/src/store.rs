@@ -176,7 +176,9 @@ impl Store {
             .connect(url)
             .await?;
         if sqlite {
-            sqlx::query("PRAGMA journal_mode=WAL").execute(&pool).await?;
+            sqlx::query("PRAGMA journal_mode=WAL")
+                .execute(&pool)
+                .await?;
         }
         sqlx::migrate!("./migrations").run(&pool).await?;
         Ok(Store {
@@ -259,7 +261,12 @@ impl Store {
     }
 
     /// Turns a guest into a registered account (keeping its id, so its history stays).
-    pub async fn register_guest(&self, id: &UserId, name: &str, password_hash: &str) -> Result<User> {
+    pub async fn register_guest(
+        &self,
+        id: &UserId,
+        name: &str,
+        password_hash: &str,
+    ) -> Result<User> {
         let res = sqlx::query(
             "UPDATE users SET name = $1, name_key = $2, password_hash = $3, guest = 0 WHERE id = $4 AND guest = 1",
         )
@@ -282,7 +289,10 @@ impl Store {
     /// An account by id.
     pub async fn user(&self, id: &UserId) -> Result<Option<User>> {
         let q = format!("SELECT {USER_COLS} FROM users WHERE id = $1");
-        let row = sqlx::query(&q).bind(id.as_str()).fetch_optional(&self.pool).await?;
+        let row = sqlx::query(&q)
+            .bind(id.as_str())
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(|r| self.user_from_row(&r)).transpose()
     }
 
@@ -517,7 +527,10 @@ impl Store {
     /// A game by id.
     pub async fn game(&self, id: &GameId) -> Result<Option<GameRow>> {
         let q = format!("SELECT {GAME_COLS} FROM games WHERE id = $1");
-        let row = sqlx::query(&q).bind(id.as_str()).fetch_optional(&self.pool).await?;
+        let row = sqlx::query(&q)
+            .bind(id.as_str())
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(|r| Self::game_from_row(&r)).transpose()
     }
 

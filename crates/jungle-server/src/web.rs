@@ -38,7 +38,10 @@ async fn file(uri: Uri) -> Response {
                 mime.to_string()
             };
             (
-                [(CONTENT_TYPE, mime), (CACHE_CONTROL, "no-cache".to_string())],
+                [
+                    (CONTENT_TYPE, mime),
+                    (CACHE_CONTROL, "no-cache".to_string()),
+                ],
                 f.contents(),
             )
                 .into_response()

@@ -312,10 +312,16 @@ mod tests {
         let m: ClientMsg =
             serde_json::from_str(r#"{"t":"move","game":"abc","ply":3,"move":"g3g4"}"#).unwrap();
         assert!(matches!(m, ClientMsg::Move { ply: 3, .. }));
-        assert!(serde_json::from_str::<ClientMsg>(r#"{"t":"move","game":"abc","ply":3,"move":"g3g4","x":1}"#).is_err());
+        assert!(serde_json::from_str::<ClientMsg>(
+            r#"{"t":"move","game":"abc","ply":3,"move":"g3g4","x":1}"#
+        )
+        .is_err());
         assert!(serde_json::from_str::<ClientMsg>(r#"{"t":"nope"}"#).is_err());
         assert!(serde_json::from_str::<ClientMsg>(r#"{"t":"ping","extra":true}"#).is_err());
-        assert!(serde_json::from_str::<ClientMsg>(r#"{"t":"move","game":"a/b","ply":3,"move":"g3g4"}"#).is_err());
+        assert!(serde_json::from_str::<ClientMsg>(
+            r#"{"t":"move","game":"a/b","ply":3,"move":"g3g4"}"#
+        )
+        .is_err());
         let s: ClientMsg = serde_json::from_str(
             r#"{"t":"seek","tc":{"clock_s":300,"inc_s":3,"move_s":30},"rated":true}"#,
         )
@@ -325,7 +331,11 @@ mod tests {
 
     #[test]
     fn time_controls_are_bounded() {
-        let tc = |c, i, m| TimeControl { clock_s: c, inc_s: i, move_s: m };
+        let tc = |c, i, m| TimeControl {
+            clock_s: c,
+            inc_s: i,
+            move_s: m,
+        };
         assert!(tc(600, 5, 60).validate().is_ok());
         assert!(tc(0, 0, 0).validate().is_ok());
         assert!(tc(100_000, 0, 0).validate().is_err());

@@ -65,7 +65,10 @@ async fn upgrade(
         Ok(u) => u,
         Err(e) => return e.into_response(),
     };
-    if !state.limits.open_socket(ip, state.hub.config().max_ws_per_ip) {
+    if !state
+        .limits
+        .open_socket(ip, state.hub.config().max_ws_per_ip)
+    {
         return crate::ApiError::RateLimited.into_response();
     }
     ws.max_message_size(64 * 1024)
@@ -96,7 +99,11 @@ impl Conn {
         let (out, mut out_rx) = mpsc::channel::<Arc<str>>(512);
         let writer = tokio::spawn(async move {
             while let Some(text) = out_rx.recv().await {
-                if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
+                if sink
+                    .send(Message::Text(text.as_ref().into()))
+                    .await
+                    .is_err()
+                {
                     break;
                 }
             }
@@ -176,7 +183,11 @@ impl Conn {
 
     /// Forwards a game's broadcasts to this connection (once per game).
     fn follow(&mut self, h: &GameHandle) {
-        if self.follows.get(&h.meta.id).is_some_and(|j| !j.is_finished()) {
+        if self
+            .follows
+            .get(&h.meta.id)
+            .is_some_and(|j| !j.is_finished())
+        {
             return;
         }
         let mut rx = h.subscribe();
@@ -189,7 +200,9 @@ impl Conn {
                     Ok(Event::Json(t)) => t,
                     Ok(Event::State) | Err(broadcast::error::RecvError::Lagged(_)) => {
                         match handle.snapshot(Some(viewer.clone())).await {
-                            Some(s) => Arc::from(serde_json::json!({"t": "game", "game": s}).to_string()),
+                            Some(s) => {
+                                Arc::from(serde_json::json!({"t": "game", "game": s}).to_string())
+                            }
                             None => break,
                         }
                     }
@@ -278,7 +291,8 @@ impl Conn {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
                 let rules = parse_rules(rules.as_deref())?;
                 let id = hub.open_seek(&self.user, tc, rated, rules);
-                self.send(serde_json::json!({"t": "seek_created", "id": id})).await;
+                self.send(serde_json::json!({"t": "seek_created", "id": id}))
+                    .await;
             }
             ClientMsg::CancelSeek { id } => {
                 if !hub.cancel_seek(&self.user.id, &id) {
@@ -289,24 +303,28 @@ impl Conn {
                 let (owner, tc, rated, rules) = hub
                     .take_seek(&self.user.id, Some(&id), None)
                     .ok_or_else(|| WsError::new("not_found", "that seek is gone"))?;
-                self.pair(owner, tc, rated, parse_rules(Some(&rules))?).await?;
+                self.pair(owner, tc, rated, parse_rules(Some(&rules))?)
+                    .await?;
             }
             ClientMsg::Quick { tc } => {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
                 match hub.take_seek(&self.user.id, None, Some(tc)) {
                     Some((owner, tc, rated, rules)) => {
-                        self.pair(owner, tc, rated, parse_rules(Some(&rules))?).await?;
+                        self.pair(owner, tc, rated, parse_rules(Some(&rules))?)
+                            .await?;
                     }
                     None => {
                         let id = hub.open_seek(&self.user, tc, !self.user.guest, Rules::STANDARD);
-                        self.send(serde_json::json!({"t": "seek_created", "id": id})).await;
+                        self.send(serde_json::json!({"t": "seek_created", "id": id}))
+                            .await;
                     }
                 }
             }
             ClientMsg::Challenge { tc, rated, color } => {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
                 let id = hub.open_challenge(&self.user.id, tc, rated, color.unwrap_or_default());
-                self.send(serde_json::json!({"t": "challenge_created", "id": id})).await;
+                self.send(serde_json::json!({"t": "challenge_created", "id": id}))
+                    .await;
             }
             ClientMsg::AcceptChallenge { id } => {
                 let (owner, tc, rated, owner_color) = hub
@@ -314,9 +332,15 @@ impl Conn {
                     .map_err(|e| WsError::new("not_found", e))?;
                 let them = self.opponent_seat(&owner).await?;
                 let seats = if owner_color == Color::Red {
-                    ByColor { red: them, blue: me }
+                    ByColor {
+                        red: them,
+                        blue: me,
+                    }
                 } else {
-                    ByColor { red: me, blue: them }
+                    ByColor {
+                        red: me,
+                        blue: them,
+                    }
                 };
                 self.start(seats, rated, false, tc, Rules::STANDARD).await?;
             }
@@ -324,19 +348,36 @@ impl Conn {
                 if !(1..=10).contains(&level) {
                     return Err(WsError::new("bad_request", "the AI level is 1 to 10"));
                 }
-                let tc = tc.unwrap_or(TimeControl { clock_s: 0, inc_s: 0, move_s: 0 });
+                let tc = tc.unwrap_or(TimeControl {
+                    clock_s: 0,
+                    inc_s: 0,
+                    move_s: 0,
+                });
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
                 let seats = match color.unwrap_or_default().pick() {
-                    Color::Red => ByColor { red: me, blue: Seat::ai(level) },
-                    Color::Blue => ByColor { red: Seat::ai(level), blue: me },
+                    Color::Red => ByColor {
+                        red: me,
+                        blue: Seat::ai(level),
+                    },
+                    Color::Blue => ByColor {
+                        red: Seat::ai(level),
+                        blue: me,
+                    },
                 };
                 self.start(seats, false, false, tc, Rules::STANDARD).await?;
             }
             ClientMsg::PlayHotseat { tc, rules } => {
-                let tc = tc.unwrap_or(TimeControl { clock_s: 0, inc_s: 0, move_s: 0 });
+                let tc = tc.unwrap_or(TimeControl {
+                    clock_s: 0,
+                    inc_s: 0,
+                    move_s: 0,
+                });
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
                 let rules = parse_rules(rules.as_deref())?;
-                let seats = ByColor { red: me.clone(), blue: me };
+                let seats = ByColor {
+                    red: me.clone(),
+                    blue: me,
+                };
                 self.start(seats, false, true, tc, rules).await?;
             }
             ClientMsg::Watch { game } => {
@@ -381,9 +422,15 @@ impl Conn {
         let them = self.opponent_seat(&owner).await?;
         let me = Seat::human(&self.user);
         let seats = if rand::random::<bool>() {
-            ByColor { red: them, blue: me }
+            ByColor {
+                red: them,
+                blue: me,
+            }
         } else {
-            ByColor { red: me, blue: them }
+            ByColor {
+                red: me,
+                blue: them,
+            }
         };
         self.start(seats, rated, false, tc, rules).await
     }
@@ -405,11 +452,8 @@ impl Conn {
             });
         }
         self.follow(&h);
-        match h.act(self.user.id.clone(), action).await? {
-            Some(direct) => {
-                let _ = self.out.send(direct).await;
-            }
-            None => {}
+        if let Some(direct) = h.act(self.user.id.clone(), action).await? {
+            let _ = self.out.send(direct).await;
         }
         Ok(())
     }

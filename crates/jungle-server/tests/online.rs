@@ -72,36 +72,62 @@ async fn duplicate_forged_out_of_turn_and_malformed_messages_are_refused() {
     // The same move re-sent for the same ply: the same answer, nothing changes.
     let again = red.mv(&game, 0, "g3g4").await;
     assert_eq!(again, first);
-    let e = red.expect_error(json!({"t": "move", "game": game, "ply": 0, "move": "a3a4"})).await;
+    let e = red
+        .expect_error(json!({"t": "move", "game": game, "ply": 0, "move": "a3a4"}))
+        .await;
     assert_eq!(e["code"], "wrong_ply");
-    let e = red.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a3a4"})).await;
+    let e = red
+        .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a3a4"}))
+        .await;
     assert_eq!(e["code"], "not_your_turn");
-    let e = blue.expect_error(json!({"t": "move", "game": game, "ply": 5, "move": "a9a8"})).await;
+    let e = blue
+        .expect_error(json!({"t": "move", "game": game, "ply": 5, "move": "a9a8"}))
+        .await;
     assert_eq!(e["code"], "wrong_ply");
-    let e = blue.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a7"})).await;
+    let e = blue
+        .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a7"}))
+        .await;
     assert_eq!(e["code"], "illegal_move");
-    let e = blue.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "--"})).await;
+    let e = blue
+        .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "--"}))
+        .await;
     assert_eq!(e["code"], "illegal_move");
-    let e = blue.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "zz"})).await;
+    let e = blue
+        .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "zz"}))
+        .await;
     assert_eq!(e["code"], "illegal_move");
     assert_eq!(e["re"], "move");
     // Someone else's move for this game, and a spectator's.
     let mut other = srv.guest().await;
-    let e = other.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8"})).await;
+    let e = other
+        .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8"}))
+        .await;
     assert_eq!(e["code"], "not_your_game");
     other.send(json!({"t": "watch", "game": game})).await;
     other.expect("game").await;
-    let e = other.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8"})).await;
+    let e = other
+        .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8"}))
+        .await;
     assert_eq!(e["code"], "spectator");
-    let e = other.expect_error(json!({"t": "move", "game": "nosuchgame", "ply": 1, "move": "a9a8"})).await;
+    let e = other
+        .expect_error(json!({"t": "move", "game": "nosuchgame", "ply": 1, "move": "a9a8"}))
+        .await;
     assert_eq!(e["code"], "not_found");
     // Malformed messages.
     red.ws.send_text("{not json").await.unwrap();
     assert_eq!(red.expect("error").await["code"], "bad_json");
-    let e = red.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8", "clock": 5})).await;
+    let e = red
+        .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8", "clock": 5}))
+        .await;
     assert_eq!(e["code"], "bad_json");
     assert_eq!(e["re"], "move");
-    red.ws.send_text(&format!("{{\"t\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(5000))).await.unwrap();
+    red.ws
+        .send_text(&format!(
+            "{{\"t\":\"ping\",\"pad\":\"{}\"}}",
+            "x".repeat(5000)
+        ))
+        .await
+        .unwrap();
     assert_eq!(red.expect("error").await["code"], "too_large");
     // Nothing changed: the game is still at ply 1, Blue to move.
     let g = srv.get(&format!("/api/games/{game}"), None).await.json();
@@ -133,7 +159,13 @@ async fn the_game_clock_flags_and_the_increment_is_added() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
     let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, json!({"clock_s": 10, "inc_s": 2, "move_s": 0}), false).await;
+    let game = challenge_game(
+        &mut red,
+        &mut blue,
+        json!({"clock_s": 10, "inc_s": 2, "move_s": 0}),
+        false,
+    )
+    .await;
     srv.clock.advance(3000);
     let m = red.mv(&game, 0, "g3g4").await;
     // 10 s - 3 s + 2 s increment.
@@ -149,7 +181,9 @@ async fn the_game_clock_flags_and_the_increment_is_added() {
     assert_eq!(e["result"], json!({"winner": "red", "reason": "time"}));
     let g = srv.get(&format!("/api/games/{game}"), None).await.json();
     assert_eq!(g["game"]["result"]["reason"], "time");
-    let e = blue.expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8"})).await;
+    let e = blue
+        .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a8"}))
+        .await;
     assert_eq!(e["code"], "game_over");
 }
 
@@ -158,7 +192,13 @@ async fn the_move_limit_passes_and_the_fourth_timeout_forfeits() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
     let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, json!({"clock_s": 0, "inc_s": 0, "move_s": 30}), false).await;
+    let game = challenge_game(
+        &mut red,
+        &mut blue,
+        json!({"clock_s": 0, "inc_s": 0, "move_s": 30}),
+        false,
+    )
+    .await;
     let mut ply = 0;
     for n in 1..=3 {
         srv.clock.advance(30_000);
@@ -179,7 +219,10 @@ async fn the_move_limit_passes_and_the_fourth_timeout_forfeits() {
     srv.clock.advance(1);
     let e = red.expect("ended").await;
     assert_eq!(e["result"], json!({"winner": "blue", "reason": "timeouts"}));
-    let rec = srv.get(&format!("/api/games/{game}/record"), None).await.body;
+    let rec = srv
+        .get(&format!("/api/games/{game}/record"), None)
+        .await
+        .body;
     assert!(rec.contains("1. -- "), "{rec}");
     assert!(rec.contains("[Termination \"timeouts\"]"), "{rec}");
 }
@@ -215,7 +258,10 @@ async fn a_dropped_player_can_reconnect_and_past_the_grace_loses() {
     blue.expect("presence").await;
     srv.clock.advance(60_000);
     let e = blue.expect("ended").await;
-    assert_eq!(e["result"], json!({"winner": "blue", "reason": "disconnect"}));
+    assert_eq!(
+        e["result"],
+        json!({"winner": "blue", "reason": "disconnect"})
+    );
     assert_eq!(e["changes"]["red"]["coins_before"], 1000);
     assert_eq!(e["changes"]["red"]["coins_after"], 990);
     let me = srv.get("/api/me", Some(&token)).await.json();
@@ -248,17 +294,23 @@ async fn draw_offers_lapse_can_be_declined_and_accepted() {
     red.send(json!({"t": "draw_offer", "game": game})).await;
     assert_eq!(blue.expect("draw_offered").await["by"], "red");
     // The offerer cannot accept its own offer.
-    let e = red.expect_error(json!({"t": "draw_accept", "game": game})).await;
+    let e = red
+        .expect_error(json!({"t": "draw_accept", "game": game}))
+        .await;
     assert_eq!(e["code"], "bad_request");
     blue.send(json!({"t": "draw_decline", "game": game})).await;
     red.expect("draw_declined").await;
-    let e = blue.expect_error(json!({"t": "draw_accept", "game": game})).await;
+    let e = blue
+        .expect_error(json!({"t": "draw_accept", "game": game}))
+        .await;
     assert_eq!(e["code"], "bad_request");
     // An offer lapses when either player moves.
     red.send(json!({"t": "draw_offer", "game": game})).await;
     blue.expect("draw_offered").await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
-    let e = blue.expect_error(json!({"t": "draw_accept", "game": game})).await;
+    let e = blue
+        .expect_error(json!({"t": "draw_accept", "game": game}))
+        .await;
     assert_eq!(e["code"], "bad_request");
     blue.send(json!({"t": "draw_offer", "game": game})).await;
     red.expect("draw_offered").await;
@@ -278,7 +330,10 @@ async fn abort_only_before_both_sides_moved() {
     assert_eq!(red.expect("ended").await["result"]["reason"], "aborted");
     let me = srv.get("/api/me", Some(&red.token)).await.json();
     assert_eq!(me["user"]["games"], 0);
-    let rec = srv.get(&format!("/api/games/{game}/record"), None).await.body;
+    let rec = srv
+        .get(&format!("/api/games/{game}/record"), None)
+        .await
+        .body;
     assert!(rec.contains("[Result \"*\"]"), "{rec}");
 
     let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
@@ -286,7 +341,10 @@ async fn abort_only_before_both_sides_moved() {
     let e = red.expect_error(json!({"t": "abort", "game": game})).await;
     assert_eq!(e["code"], "bad_request");
     red.send(json!({"t": "resign", "game": game})).await;
-    assert_eq!(blue.expect("ended").await["result"], json!({"winner": "blue", "reason": "resign"}));
+    assert_eq!(
+        blue.expect("ended").await["result"],
+        json!({"winner": "blue", "reason": "resign"})
+    );
 }
 
 #[tokio::test]
@@ -309,7 +367,13 @@ async fn rated_scores_levels_and_the_ten_round_rule() {
     let e = red.expect("ended").await;
     assert_eq!(e["result"]["winner"], "red");
     let c = &e["changes"];
-    assert_eq!((c["red"]["score_before"].as_i64(), c["red"]["score_after"].as_i64()), (Some(0), Some(1)));
+    assert_eq!(
+        (
+            c["red"]["score_before"].as_i64(),
+            c["red"]["score_after"].as_i64()
+        ),
+        (Some(0), Some(1))
+    );
     assert_eq!(c["blue"]["score_after"], 0);
     assert!(c["red"]["rating_after"].as_f64().unwrap() > 1500.0);
     assert!(c["blue"]["rating_after"].as_f64().unwrap() < 1500.0);
@@ -333,7 +397,8 @@ async fn against_the_ai_with_takeback_and_rematch() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
     let mut p = srv.guest().await;
-    p.send(json!({"t": "play_ai", "level": 1, "color": "red"})).await;
+    p.send(json!({"t": "play_ai", "level": 1, "color": "red"}))
+        .await;
     let g = p.expect("game").await;
     assert_eq!(g["game"]["you"], "red");
     assert_eq!(g["game"]["blue"]["ai_level"], 1);
@@ -348,7 +413,11 @@ async fn against_the_ai_with_takeback_and_rematch() {
     p.mv(&game, 0, "a3a4").await;
     assert_eq!(p.expect("moved").await["ply"], 1);
     p.send(json!({"t": "draw_offer", "game": game})).await;
-    assert_eq!(p.expect("draw_declined").await["by"], "blue", "the AI declines");
+    assert_eq!(
+        p.expect("draw_declined").await["by"],
+        "blue",
+        "the AI declines"
+    );
     p.send(json!({"t": "resign", "game": game})).await;
     assert_eq!(p.expect("ended").await["result"]["winner"], "blue");
     p.send(json!({"t": "rematch", "game": game})).await;
@@ -357,7 +426,9 @@ async fn against_the_ai_with_takeback_and_rematch() {
     assert_ne!(g2["game"]["id"], game.as_str());
     // The AI (Red now) opens.
     assert_eq!(p.expect("moved").await["ply"], 0);
-    let e = p.expect_error(json!({"t": "play_ai", "level": 11, "color": "red"})).await;
+    let e = p
+        .expect_error(json!({"t": "play_ai", "level": 11, "color": "red"}))
+        .await;
     assert_eq!(e["code"], "bad_request");
 }
 
@@ -368,7 +439,9 @@ async fn takebacks_only_against_the_ai() {
     let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
     let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
-    let e = red.expect_error(json!({"t": "takeback", "game": game})).await;
+    let e = red
+        .expect_error(json!({"t": "takeback", "game": game}))
+        .await;
     assert_eq!(e["code"], "bad_request");
 }
 
@@ -418,16 +491,23 @@ async fn lobby_seeks_quick_pairing_and_challenges() {
     a.send(json!({"t": "cancel_seek", "id": id})).await;
     let e = b.expect_error(json!({"t": "accept_seek", "id": id})).await;
     assert_eq!(e["code"], "not_found");
-    let e = a.expect_error(json!({"t": "seek", "tc": {"clock_s": 99999}, "rated": false})).await;
+    let e = a
+        .expect_error(json!({"t": "seek", "tc": {"clock_s": 99999}, "rated": false}))
+        .await;
     assert_eq!(e["code"], "bad_request");
     // A challenge cannot be accepted by its author, and only once.
-    a.send(json!({"t": "challenge", "tc": tc, "rated": false})).await;
+    a.send(json!({"t": "challenge", "tc": tc, "rated": false}))
+        .await;
     let id = a.expect("challenge_created").await["id"].clone();
-    let e = a.expect_error(json!({"t": "accept_challenge", "id": id})).await;
+    let e = a
+        .expect_error(json!({"t": "accept_challenge", "id": id}))
+        .await;
     assert_eq!(e["code"], "not_found");
     c.send(json!({"t": "accept_challenge", "id": id})).await;
     c.expect("game").await;
-    let e = b.expect_error(json!({"t": "accept_challenge", "id": id})).await;
+    let e = b
+        .expect_error(json!({"t": "accept_challenge", "id": id}))
+        .await;
     assert_eq!(e["code"], "not_found");
     let live = srv.get("/api/games?status=live", None).await.json();
     assert_eq!(live["games"].as_array().unwrap().len(), 2);
@@ -452,34 +532,83 @@ async fn rematch_between_people_needs_both() {
 async fn accounts_sessions_and_http_errors() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    assert_eq!(srv.get("/api/health", None).await.json(), json!({"status": "ok"}));
+    assert_eq!(
+        srv.get("/api/health", None).await.json(),
+        json!({"status": "ok"})
+    );
     assert_eq!(srv.get("/api/me", None).await.status, 401);
     let g = srv.post("/api/guest", None, None).await;
     let guest_tok = g.session.clone().unwrap();
-    assert!(g.json()["user"]["name"].as_str().unwrap().starts_with("Guest-"));
+    assert!(g.json()["user"]["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("Guest-"));
     // A guest registering keeps its account (and history).
     let r = srv
-        .post("/api/register", Some(&guest_tok), Some(&json!({"name": "carol", "password": "long enough"})))
+        .post(
+            "/api/register",
+            Some(&guest_tok),
+            Some(&json!({"name": "carol", "password": "long enough"})),
+        )
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["user"]["id"], g.json()["user"]["id"]);
     assert_eq!(r.json()["user"]["guest"], false);
     assert!(!r.body.contains("argon2"), "no hash in answers");
-    let dup = srv.post("/api/register", None, Some(&json!({"name": "Carol", "password": "long enough"}))).await;
+    let dup = srv
+        .post(
+            "/api/register",
+            None,
+            Some(&json!({"name": "Carol", "password": "long enough"})),
+        )
+        .await;
     assert_eq!(dup.status, 409);
     assert_eq!(dup.json()["error"]["code"], "name_taken");
-    let bad = srv.post("/api/register", None, Some(&json!({"name": "x", "password": "long enough"}))).await;
+    let bad = srv
+        .post(
+            "/api/register",
+            None,
+            Some(&json!({"name": "x", "password": "long enough"})),
+        )
+        .await;
     assert_eq!(bad.status, 400);
-    let bad = srv.post("/api/register", None, Some(&json!({"name": "dave", "password": "long enough", "admin": true}))).await;
+    let bad = srv
+        .post(
+            "/api/register",
+            None,
+            Some(&json!({"name": "dave", "password": "long enough", "admin": true})),
+        )
+        .await;
     assert_eq!(bad.status, 400);
-    let wrong = srv.post("/api/login", None, Some(&json!({"name": "carol", "password": "wrong one"}))).await;
+    let wrong = srv
+        .post(
+            "/api/login",
+            None,
+            Some(&json!({"name": "carol", "password": "wrong one"})),
+        )
+        .await;
     assert_eq!(wrong.status, 401);
-    let l1 = srv.post("/api/login", None, Some(&json!({"name": "carol", "password": "long enough"}))).await;
+    let l1 = srv
+        .post(
+            "/api/login",
+            None,
+            Some(&json!({"name": "carol", "password": "long enough"})),
+        )
+        .await;
     assert_eq!(l1.status, 200);
     let t1 = l1.session.unwrap();
-    let l2 = srv.post("/api/login", None, Some(&json!({"name": "CAROL", "password": "long enough"}))).await;
+    let l2 = srv
+        .post(
+            "/api/login",
+            None,
+            Some(&json!({"name": "CAROL", "password": "long enough"})),
+        )
+        .await;
     let t2 = l2.session.unwrap();
-    assert_eq!(srv.get("/api/me", Some(&t1)).await.json()["user"]["name"], "carol");
+    assert_eq!(
+        srv.get("/api/me", Some(&t1)).await.json()["user"]["name"],
+        "carol"
+    );
     srv.post("/api/logout", Some(&t1), None).await;
     assert_eq!(srv.get("/api/me", Some(&t1)).await.status, 401);
     assert_eq!(srv.get("/api/me", Some(&t2)).await.status, 200);
@@ -490,21 +619,45 @@ async fn accounts_sessions_and_http_errors() {
     assert_eq!(srv.get("/api/users/nobody", None).await.status, 404);
     assert_eq!(srv.get("/api/games/nosuch", None).await.status, 404);
     let presets = srv.get("/api/presets", None).await.json();
-    assert!(presets["presets"].as_array().unwrap().iter().any(|p| p["id"] == "blitz"));
+    assert!(presets["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["id"] == "blitz"));
     let levels = srv.get("/api/levels", None).await.json();
     assert_eq!(levels["levels"][0]["min_score"], 0);
     assert!(levels["levels"][0]["name_zh"].as_str().is_some());
-    let a = srv.post("/api/analyze", None, Some(&json!({"moves": ["g3g4"], "ms": 50}))).await;
+    let a = srv
+        .post(
+            "/api/analyze",
+            None,
+            Some(&json!({"moves": ["g3g4"], "ms": 50})),
+        )
+        .await;
     assert_eq!(a.status, 200, "{}", a.body);
     assert!(a.json()["best"].as_str().is_some());
-    let a = srv.post("/api/analyze", None, Some(&json!({"moves": ["g3g9"]}))).await;
+    let a = srv
+        .post("/api/analyze", None, Some(&json!({"moves": ["g3g9"]})))
+        .await;
     assert_eq!(a.status, 400);
     // The WebSocket needs a session and a matching Origin.
-    assert!(jungle_server::client::WsClient::connect(srv.addr, "nosuchtoken", None).await.is_err());
+    assert!(
+        jungle_server::client::WsClient::connect(srv.addr, "nosuchtoken", None)
+            .await
+            .is_err()
+    );
     let (tok, _) = jungle_server::client::guest(srv.addr).await.unwrap();
-    assert!(jungle_server::client::WsClient::connect(srv.addr, &tok, Some("http://evil.example")).await.is_err());
+    assert!(
+        jungle_server::client::WsClient::connect(srv.addr, &tok, Some("http://evil.example"))
+            .await
+            .is_err()
+    );
     let own = format!("http://{}", srv.addr);
-    assert!(jungle_server::client::WsClient::connect(srv.addr, &tok, Some(&own)).await.is_ok());
+    assert!(
+        jungle_server::client::WsClient::connect(srv.addr, &tok, Some(&own))
+            .await
+            .is_ok()
+    );
 }
 
 #[tokio::test]

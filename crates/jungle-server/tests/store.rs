@@ -23,7 +23,9 @@ fn database_url(dir: &std::path::Path) -> Option<String> {
 async fn store(dir: &std::path::Path) -> Store {
     let url = database_url(dir)
         .unwrap_or_else(|| format!("sqlite://{}?mode=rwc", dir.join("t.db").display()));
-    Store::connect(&url, Arc::new(LevelTable::default())).await.unwrap()
+    Store::connect(&url, Arc::new(LevelTable::default()))
+        .await
+        .unwrap()
 }
 
 fn unique(prefix: &str) -> String {
@@ -36,7 +38,10 @@ async fn accounts_sessions_and_names_round_trip() {
     let s = store(dir.path()).await;
     s.ping().await.unwrap();
     let name = unique("Erin");
-    let u = s.create_user(&name, Some("$argon2id$fake"), 5).await.unwrap();
+    let u = s
+        .create_user(&name, Some("$argon2id$fake"), 5)
+        .await
+        .unwrap();
     assert!(!u.guest);
     assert_eq!((u.score, u.coins, u.level), (0, 1000, 1));
     assert!(matches!(
@@ -53,7 +58,10 @@ async fn accounts_sessions_and_names_round_trip() {
     assert!(s.session_user("tok-1").await.unwrap().is_none());
     let g = s.create_user(&unique("Guest-"), None, 7).await.unwrap();
     assert!(g.guest);
-    let reg = s.register_guest(&g.id, &unique("Frank"), "$h").await.unwrap();
+    let reg = s
+        .register_guest(&g.id, &unique("Frank"), "$h")
+        .await
+        .unwrap();
     assert_eq!(reg.id, g.id);
     assert!(!reg.guest);
 }
@@ -73,7 +81,11 @@ async fn games_plies_and_results_are_stored_and_read_back() {
         blue_ai: None,
         hotseat: false,
         rated: true,
-        tc: TcMs { clock_ms: 60_000, inc_ms: 1000, move_ms: 0 },
+        tc: TcMs {
+            clock_ms: 60_000,
+            inc_ms: 1000,
+            move_ms: 0,
+        },
         rules: "standard".into(),
         start_fen: jungle::START_JFEN.into(),
         status: "live".into(),
@@ -87,26 +99,51 @@ async fn games_plies_and_results_are_stored_and_read_back() {
     s.insert_game(&row).await.unwrap();
     assert_eq!(s.game(&id).await.unwrap().unwrap(), row);
     for (i, mv) in ["g3g4", "--", "g4g5"].iter().enumerate() {
-        let p = PlyRow { ply: i as i64, mv: mv.to_string(), timeout: *mv == "--", red_ms: 59_000, blue_ms: 60_000 - i as i64, at: 20 + i as i64 };
+        let p = PlyRow {
+            ply: i as i64,
+            mv: mv.to_string(),
+            timeout: *mv == "--",
+            red_ms: 59_000,
+            blue_ms: 60_000 - i as i64,
+            at: 20 + i as i64,
+        };
         s.append_ply(&id, &p).await.unwrap();
     }
     // The same ply twice is refused by the key: an acknowledged ply is never overwritten.
-    let dup = PlyRow { ply: 1, mv: "a9a8".into(), timeout: false, red_ms: 0, blue_ms: 0, at: 0 };
+    let dup = PlyRow {
+        ply: 1,
+        mv: "a9a8".into(),
+        timeout: false,
+        red_ms: 0,
+        blue_ms: 0,
+        at: 0,
+    };
     assert!(s.append_ply(&id, &dup).await.is_err());
     let plies = s.plies(&id).await.unwrap();
-    assert_eq!(plies.iter().map(|p| p.mv.as_str()).collect::<Vec<_>>(), ["g3g4", "--", "g4g5"]);
+    assert_eq!(
+        plies.iter().map(|p| p.mv.as_str()).collect::<Vec<_>>(),
+        ["g3g4", "--", "g4g5"]
+    );
     assert!(plies[1].timeout);
     assert!(s.live_games().await.unwrap().iter().any(|g| g.id == id));
     s.truncate_plies(&id, 2).await.unwrap();
     assert_eq!(s.plies(&id).await.unwrap().len(), 2);
     let changed = s
-        .finish_game(&id, [Some(a.id.clone()), Some(b.id.clone())], Some("red"), "resign", 2, 99, |mut us| {
-            if let Some(u) = us[0].as_mut() {
-                u.score += 3;
-                u.wins += 1;
-            }
-            us
-        })
+        .finish_game(
+            &id,
+            [Some(a.id.clone()), Some(b.id.clone())],
+            Some("red"),
+            "resign",
+            2,
+            99,
+            |mut us| {
+                if let Some(u) = us[0].as_mut() {
+                    u.score += 3;
+                    u.wins += 1;
+                }
+                us
+            },
+        )
         .await
         .unwrap();
     assert_eq!(changed[0].as_ref().unwrap().1.score, 3);
@@ -132,16 +169,26 @@ async fn after_a_restart_live_games_resume_with_every_move_and_fair_clocks() {
     let mut last = serde_json::Value::Null;
     for (ply, m) in ["g3g4", "a9a8", "g4g5"].iter().enumerate() {
         srv.clock.advance(1000);
-        let (mover, other) = if ply % 2 == 0 { (&mut red, &mut blue) } else { (&mut blue, &mut red) };
+        let (mover, other) = if ply % 2 == 0 {
+            (&mut red, &mut blue)
+        } else {
+            (&mut blue, &mut red)
+        };
         last = mover.mv(&game, ply, m).await;
         other.expect("moved").await;
     }
-    assert_eq!(last["clocks"], json!({"red_ms": 58000, "blue_ms": 59000, "move_ms": null, "running": "blue"}));
+    assert_eq!(
+        last["clocks"],
+        json!({"red_ms": 58000, "blue_ms": 59000, "move_ms": null, "running": "blue"})
+    );
     // The server goes away; the next one starts an hour later on the same database.
     drop(srv);
     let srv2 = TestServer::start_at(dir.path(), url, test_config(), START_MS + 3_600_000).await;
     let mut red2 = Player::connect(srv2.addr, red.token.clone(), red.user.clone()).await;
-    assert!(red2.welcome["games"].as_array().unwrap().contains(&json!(game)));
+    assert!(red2.welcome["games"]
+        .as_array()
+        .unwrap()
+        .contains(&json!(game)));
     let mut blue2 = Player::connect(srv2.addr, blue.token.clone(), blue.user.clone()).await;
     red.ws.close_ref().await;
     blue.ws.close_ref().await;
@@ -149,7 +196,15 @@ async fn after_a_restart_live_games_resume_with_every_move_and_fair_clocks() {
     let st = red2.expect("game").await["game"].clone();
     assert_eq!(st["ply"], 3);
     assert_eq!(st["status"], "live");
-    assert_eq!(st["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect::<Vec<_>>(), ["g3g4", "a9a8", "g4g5"]);
+    assert_eq!(
+        st["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["g3g4", "a9a8", "g4g5"]
+    );
     // Nobody was charged for the hour the server was down.
     assert_eq!(st["clocks"]["red_ms"], 58000);
     assert_eq!(st["clocks"]["blue_ms"], 59000);

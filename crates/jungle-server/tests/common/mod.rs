@@ -36,7 +36,12 @@ pub fn test_config() -> ServerConfig {
 
 impl TestServer {
     /// A server over the database at `url` (or SQLite in `dir`), its clock at `now`.
-    pub async fn start_at(dir: &Path, url: Option<String>, config: ServerConfig, now: i64) -> TestServer {
+    pub async fn start_at(
+        dir: &Path,
+        url: Option<String>,
+        config: ServerConfig,
+        now: i64,
+    ) -> TestServer {
         let clock = TestClock::new(now);
         let opts = ServeOptions {
             listen: "127.0.0.1:0".parse().unwrap(),
@@ -75,11 +80,20 @@ impl TestServer {
     }
 
     pub async fn get(&self, path: &str, session: Option<&str>) -> client::HttpAnswer {
-        client::http(self.addr, "GET", path, session, None).await.unwrap()
+        client::http(self.addr, "GET", path, session, None)
+            .await
+            .unwrap()
     }
 
-    pub async fn post(&self, path: &str, session: Option<&str>, body: Option<&Value>) -> client::HttpAnswer {
-        client::http(self.addr, "POST", path, session, body).await.unwrap()
+    pub async fn post(
+        &self,
+        path: &str,
+        session: Option<&str>,
+        body: Option<&Value>,
+    ) -> client::HttpAnswer {
+        client::http(self.addr, "POST", path, session, body)
+            .await
+            .unwrap()
     }
 
     pub async fn guest(&self) -> Player {
@@ -89,7 +103,11 @@ impl TestServer {
 
     pub async fn registered(&self, name: &str) -> Player {
         let a = self
-            .post("/api/register", None, Some(&json!({"name": name, "password": "correct horse"})))
+            .post(
+                "/api/register",
+                None,
+                Some(&json!({"name": name, "password": "correct horse"})),
+            )
             .await;
         assert_eq!(a.status, 200, "{}", a.body);
         let token = a.session.clone().unwrap();
@@ -138,14 +156,17 @@ impl Player {
 
     /// Reconnects (a new socket, same session).
     pub async fn reconnect(&mut self) {
-        let ws = WsClient::connect(self.addr, &self.token, None).await.unwrap();
+        let ws = WsClient::connect(self.addr, &self.token, None)
+            .await
+            .unwrap();
         let old = std::mem::replace(&mut self.ws, ws);
         old.close().await;
         self.welcome = self.ws.recv_type("welcome").await.unwrap();
     }
 
     pub async fn mv(&mut self, game: &str, ply: usize, mv: &str) -> Value {
-        self.send(json!({"t": "move", "game": game, "ply": ply, "move": mv})).await;
+        self.send(json!({"t": "move", "game": game, "ply": ply, "move": mv}))
+            .await;
         loop {
             let m = self.ws.recv().await.unwrap();
             if m["t"] == "error" {
@@ -161,7 +182,8 @@ impl Player {
 /// A casual (or rated) game between two players by private challenge: returns the game id,
 /// with `red` holding Red.
 pub async fn challenge_game(red: &mut Player, blue: &mut Player, tc: Value, rated: bool) -> String {
-    red.send(json!({"t": "challenge", "tc": tc, "rated": rated, "color": "red"})).await;
+    red.send(json!({"t": "challenge", "tc": tc, "rated": rated, "color": "red"}))
+        .await;
     let id = red.expect("challenge_created").await["id"].clone();
     blue.send(json!({"t": "accept_challenge", "id": id})).await;
     let g = red.expect("game").await;
@@ -177,11 +199,22 @@ pub fn untimed() -> Value {
 
 /// Plays `moves` alternately from ply `from`; each player sees every `moved`.
 /// The test clock moves 100 ms before each move (the per-connection rate limit runs on it).
-pub async fn play(srv: &TestServer, red: &mut Player, blue: &mut Player, game: &str, from: usize, moves: &[&str]) {
+pub async fn play(
+    srv: &TestServer,
+    red: &mut Player,
+    blue: &mut Player,
+    game: &str,
+    from: usize,
+    moves: &[&str],
+) {
     for (i, m) in moves.iter().enumerate() {
         srv.clock.advance(100);
         let ply = from + i;
-        let (mover, other) = if ply % 2 == 0 { (&mut *red, &mut *blue) } else { (&mut *blue, &mut *red) };
+        let (mover, other) = if ply % 2 == 0 {
+            (&mut *red, &mut *blue)
+        } else {
+            (&mut *blue, &mut *red)
+        };
         let a = mover.mv(game, ply, m).await;
         assert_eq!(a["move"], *m);
         let b = other.expect("moved").await;
@@ -197,7 +230,6 @@ pub const DEN_WIN: [&str; 17] = [
 
 /// 24 quiet plies: both sides shuffle lion and tiger without breaking §7.
 pub const QUIET_24: [&str; 24] = [
-    "g1g2", "a9a8", "g2g1", "a8a9", "a1a2", "g9g8", "a2a1", "g8g9",
-    "g1g2", "a9a8", "g2g1", "a8a9", "a1a2", "g9g8", "a2a1", "g8g9",
-    "g1g2", "a9a8", "g2g1", "a8a9", "a1a2", "g9g8", "a2a1", "g8g9",
+    "g1g2", "a9a8", "g2g1", "a8a9", "a1a2", "g9g8", "a2a1", "g8g9", "g1g2", "a9a8", "g2g1", "a8a9",
+    "a1a2", "g9g8", "a2a1", "g8g9", "g1g2", "a9a8", "g2g1", "a8a9", "a1a2", "g9g8", "a2a1", "g8g9",
 ];
