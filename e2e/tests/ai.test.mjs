@@ -44,7 +44,7 @@ test('a guest plays the computer to the end', async () => {
   await page.click('[data-test=takeback]');
   await page.waitForFunction(() => document.querySelectorAll('.moves .mv[data-ply]').length === 0);
   assert.equal(await page.locator('.board [data-sq="g3"] .piece.red[data-role="R"]').count(), 1);
-  await shot(page, 'vs-ai', true);
+  await shot(page, 'vs-ai');
 
   // Play on with a simple rushing strategy until the game ends (bounded).
   const deadline = Date.now() + 120000;
@@ -58,10 +58,15 @@ test('a guest plays the computer to the end', async () => {
       continue;
     }
     const m = await pickMove(page, 'red');
-    if (!m) break;
+    if (!m) {
+      // Nothing to move: the game has just ended and its result is on the way.
+      await page.locator('dialog.modal[open]').waitFor();
+      break;
+    }
     await clickMove(page, m);
     plies += 1;
   }
+  await page.locator('dialog.modal[open], [data-test=resign]').first().waitFor();
   if (!(await page.locator('dialog.modal[open]').count())) {
     // The computer held out: end the game by resigning (with its confirmation).
     await page.click('[data-test=resign]');
@@ -72,7 +77,7 @@ test('a guest plays the computer to the end', async () => {
   const text = await dlg.innerText();
   assert.match(text, /(Red|Blue) wins|Draw/);
   assert.match(text, /entered the den|took every animal|could not move|resignation|100 rounds/);
-  await shot(page, 'vs-ai-end', true);
+  await shot(page, 'vs-ai-end');
   assert.equal(await page.locator('[data-test=status]').innerText().then((s) => /—/.test(s)), true);
   assert.deepEqual(page.errors, []);
 });

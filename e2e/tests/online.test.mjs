@@ -34,10 +34,12 @@ test('two players register, pair by challenge link and play to a den win', async
 
   await alice.page.goto(`${BASE}/#/lobby`);
   await alice.page.selectOption('#ch-color', 'red');
+  // A slow time control, so that a busy test machine never runs into a move timeout.
+  await alice.page.selectOption('#ch-tc', 'classical');
   await alice.page.click('[data-test=create-challenge]');
   const link = await alice.page.locator('[data-test=challenge-link]').inputValue();
   assert.match(link, /#\/c\/[^/]+$/);
-  await shot(alice.page, 'lobby', true);
+  await shot(alice.page, 'lobby');
 
   await bob.page.goto(link);
   await bob.page.click('[data-test=accept-challenge]');
@@ -104,6 +106,7 @@ test('two players register, pair by challenge link and play to a den win', async
 
 test('the lobby pairs a seek; a dropped connection comes back by itself; a draw is agreed', async () => {
   await bob.page.goto(`${BASE}/#/lobby`);
+  await bob.page.selectOption('#seek-tc', 'classical');
   await bob.page.click('[data-test=create-seek]');
   await alice.page.goto(`${BASE}/#/lobby`);
   const row = alice.page.locator('tr[data-seek]').filter({ hasText: await bob.page.locator('[data-test=me]').innerText() });

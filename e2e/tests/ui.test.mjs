@@ -46,7 +46,7 @@ test('a phone in portrait: the board fits, taps move, the controls are reachable
   const { page } = await openPlayer(browser, {
     locale: 'zh-CN', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true,
   });
-  await shot(page, 'phone-home', true);
+  await shot(page, 'phone-home');
   await page.locator('[data-test=start-hotseat]').tap();
   await gameId(page);
   await page.waitForSelector('.board .sq.movable');
@@ -114,7 +114,7 @@ test('moves by typing, by keyboard on the board, and by drag; flip and ranks', a
   await page.click('[data-test=ranks]');
   assert.equal(await page.locator('.board [data-sq="a3"] .piece .rk').innerText(), '8');
   await page.click('[data-test=flip]');
-  await shot(page, 'hotseat', true);
+  await shot(page, 'hotseat');
   assert.deepEqual(page.errors, []);
 });
 

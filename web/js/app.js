@@ -105,7 +105,8 @@ export function errText(e) {
 // ---------- screens ----------
 
 function tcSelect(id, withNone) {
-  const opts = store.presets.map((p) => h('option', { value: p.id }, `${t(`preset_${p.id}`, {}, p.id)} (${fmtTc(p.tc)})`));
+  // A calm default for people new to the game: rapid when the server offers it.
+  const opts = store.presets.map((p) => h('option', { value: p.id, selected: p.id === 'rapid' }, `${t(`preset_${p.id}`, {}, p.id)} (${fmtTc(p.tc)})`));
   if (withNone) opts.unshift(h('option', { value: '' }, t('tc_none')));
   return h('select', { id }, opts);
 }
@@ -227,7 +228,8 @@ function lobby(root) {
   renderSeeks();
   return () => {
     off();
-    for (const id of mySeeks) socket.send({ t: 'cancel_seek', id });
+    // Leaving the lobby withdraws open seeks, unless one of them just became the game shown next.
+    if (!location.hash.startsWith('#/g/')) for (const id of mySeeks) socket.send({ t: 'cancel_seek', id });
   };
 }
 

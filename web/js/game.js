@@ -485,7 +485,7 @@ export function mountGame(root, id, ctx) {
       case 'draw_declined':
         if (!g) return;
         g.draw_offer = null;
-        toast(t('draw_declined'));
+        if (!msg.by || msg.by !== myColor()) toast(t('draw_declined'));
         render();
         break;
       case 'presence':

@@ -60,7 +60,7 @@ const M = {
   preset_blitz: ['快棋', '快棋', 'Blitz'],
   preset_rapid: ['中速棋', '中速棋', 'Rapid'],
   preset_classical: ['慢棋', '慢棋', 'Classical'],
-  preset_casual: ['休闲', '休閒', 'Casual'],
+  preset_untimed: ['不计时', '不計時', 'Untimed'],
 
   open_seeks: ['等待中的邀请', '等待中的邀請', 'Open seeks'],
   no_seeks: ['暂时没有人在等待。创建一个邀请吧！', '暫時沒有人在等待。建立一個邀請吧！', 'Nobody is waiting right now. Create a seek!'],
