@@ -25,24 +25,33 @@ pub enum GlyphArg {
     Chinese,
 }
 
+/// What `jungle play --help` shows after the options.
+const AFTER_HELP: &str = "\
+Keys while playing:
+  arrow keys + Enter   pick an animal, then Enter on a highlighted square moves it
+  g3g4 / Rg4 + Enter   type a move (from-to squares, or animal letter + destination)
+  u undo (against the AI)   v flip the board   n new game   s save / o open a game record
+  Tab letters or Chinese characters   ? help   Esc cancel   q or Ctrl-C quit
+  online: = offer or accept a draw   ! twice resigns   n rematch   u take back (server AI)
+Animals: E elephant > L lion > T tiger > P leopard > D dog > W wolf > C cat > R rat
+  (the rat takes the elephant); Red is uppercase, Blue lowercase.
+  ~~ water, ## trap, @@ den. Win by entering the enemy den.
+
+Examples:
+  jungle play                          you (Red) against the AI at level 3
+  jungle play --level 7 --color blue   Blue against a stronger AI
+  jungle play --hotseat                two people at one keyboard
+  jungle play --server http://127.0.0.1:8080            online against the next player
+  jungle play --server http://127.0.0.1:8080 --level 5  online against the server's AI
+  jungle play --server http://127.0.0.1:8080 --hotseat  an online game at one keyboard";
+
 /// Arguments of `jungle play`.
-///
-/// Keys in the game: arrow keys move the cursor, Enter picks an animal and then its
-/// destination (legal ones are highlighted); or type a move such as `g3g4` or `Rg4` and press
-/// Enter. `u` undo, `v` flip the board, `n` new game, `s` save and `o` open a game record,
-/// Tab letters/Chinese characters, `?` help, `q` or Ctrl-C quit. Online: `=` offer or accept a
-/// draw, `!` twice resigns, `n` rematch once the game is over.
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  jungle play                      you (Red) against the AI at level 3\n  \
-jungle play --level 7 --color blue\n  jungle play --hotseat            two people at one keyboard\n  \
-jungle play --server http://127.0.0.1:8080            an online game against the next player\n  \
-jungle play --server http://127.0.0.1:8080 --level 5  an online game against the server's AI"
-)]
+#[command(after_help = AFTER_HELP)]
 pub struct PlayArgs {
     /// Play the AI at this level, 1 (beginner) to 10 (strongest). Default 3. With --server,
     /// plays the server's AI instead of waiting for a person.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10), conflicts_with = "hotseat")]
     level: Option<u8>,
     /// Your colour against the AI (Red moves first).
     #[arg(long, value_enum, default_value = "red")]
@@ -110,6 +119,9 @@ pub fn play(a: PlayArgs) -> Result<ExitCode> {
         Some(url) => {
             if a.fen.is_some() {
                 bail!("--fen cannot be used with --server (the server sets up online games)");
+            }
+            if !a.hotseat && !rules.is_standard() {
+                bail!("--rules with --server applies to --hotseat games only");
             }
             let first = if a.hotseat {
                 send::play_hotseat(tc, &a.rules)

@@ -333,11 +333,11 @@ impl App {
             }
             Opponent::Hotseat => self.t(Msg::Friend).to_string(),
             Opponent::Online => {
-                let name = &self.online.names[c.index()];
-                let mut s = name.clone();
-                if let Some(l) = self.online.ai_levels[c.index()] {
-                    s = format!("{s} ({} {l})", self.t(Msg::Engine));
-                }
+                // The server names AI seats in English; ours says it in the display language.
+                let mut s = match self.online.ai_levels[c.index()] {
+                    Some(l) => format!("{} {l}", self.t(Msg::Engine)),
+                    None => self.online.names[c.index()].clone(),
+                };
                 if self.online.you.is_some_and(|y| y.plays(c))
                     && self.online.you != Some(Seat::Both)
                 {

@@ -74,10 +74,16 @@ impl ServerUrl {
 
     /// The origin, `http://host:port`, sent as the `Origin` header.
     pub fn origin(&self) -> String {
+        format!("http://{}", self.host_header())
+    }
+
+    /// The `Host` header: `host:port`, or `host` for port 80 (the server compares it with the
+    /// origin).
+    fn host_header(&self) -> String {
         if self.port == 80 {
-            format!("http://{}", self.host)
+            self.host.clone()
         } else {
-            format!("http://{}:{}", self.host, self.port)
+            format!("{}:{}", self.host, self.port)
         }
     }
 
@@ -112,7 +118,7 @@ pub fn http(
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {}\r\nOrigin: {}\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        url.authority(),
+        url.host_header(),
         url.origin(),
         body.len()
     );
@@ -235,7 +241,7 @@ pub fn connect<E: Send + 'static>(
     events: mpsc::Sender<E>,
     wrap: fn(SocketEvent) -> E,
 ) -> Result<Connection, NetError> {
-    let mut req = format!("ws://{}/ws", url.authority())
+    let mut req = format!("ws://{}/ws", url.host_header())
         .into_client_request()
         .map_err(|e| NetError::WebSocket(e.to_string()))?;
     let hv = |s: &str| HeaderValue::from_str(s).map_err(|e| NetError::WebSocket(e.to_string()));

@@ -17,6 +17,29 @@ const CELL_W: u16 = 4;
 /// The smallest terminal drawn; smaller ones get a message.
 pub const MIN_SIZE: (u16, u16) = (64, 16);
 
+/// ASCII borders: box-drawing characters are East-Asian-ambiguous, two columns wide in many
+/// CJK terminals, which would break the layout there.
+const ASCII_BORDER: ratatui::symbols::border::Set = ratatui::symbols::border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
+
+/// A bordered block; ASCII borders when the screen is in Chinese (likely a CJK terminal).
+fn block(app: &App) -> Block<'static> {
+    let b = Block::default().borders(Borders::ALL);
+    if app.lang.is_chinese() {
+        b.border_set(ASCII_BORDER)
+    } else {
+        b
+    }
+}
+
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App, now: Instant) {
     let area = f.area();
@@ -134,9 +157,7 @@ fn glyph(app: &App, p: Piece) -> String {
 }
 
 fn draw_board(f: &mut Frame, app: &App, area: Rect, cell_h: u16) {
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(format!(" {} ", app.t(Msg::Title)));
+    let block = block(app).title(format!(" {} ", app.t(Msg::Title)));
     let inner = block.inner(area);
     f.render_widget(block, area);
     let mut lines: Vec<Line> = Vec::new();
@@ -178,7 +199,7 @@ fn fmt_ms(ms: i64) -> String {
 }
 
 fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
-    let block = Block::default().borders(Borders::ALL);
+    let block = block(app);
     let inner = block.inner(area);
     f.render_widget(block, area);
     let mut lines: Vec<Line> = Vec::new();
@@ -244,6 +265,8 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
         )));
     } else if app.online.waiting {
         lines.push(Line::raw(app.t(Msg::Waiting)));
+    } else if app.opponent == Opponent::Online && app.online.game_id.is_none() {
+        lines.push(Line::raw(app.t(Msg::Connecting)));
     } else {
         lines.push(Line::raw(app.turn_text()));
     }
@@ -342,11 +365,7 @@ fn draw_help(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Clear, r);
     let p = Paragraph::new(app.t(Msg::HelpBody))
         .wrap(Wrap { trim: true })
-        .block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(format!(" {} ", app.t(Msg::HelpTitle))),
-        );
+        .block(block(app).title(format!(" {} ", app.t(Msg::HelpTitle))));
     f.render_widget(p, r);
 }
 
@@ -423,6 +442,11 @@ mod tests {
         assert!(all.contains("狮"), "{all}");
         assert!(all.contains("红方走棋"), "{all}");
         assert!(all.contains("g   f   e   d   c   b   a"));
+        // Only ASCII and wide characters: no East-Asian-ambiguous box drawing.
+        assert!(
+            all.chars().all(|c| c.is_ascii() || c >= '\u{2E80}'),
+            "{all}"
+        );
     }
 
     #[test]

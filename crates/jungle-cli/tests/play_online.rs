@@ -1,0 +1,239 @@
+//! The terminal client against a real `jungle serve` on loopback: two client state machines
+//! playing each other through the server, and the real binary online in a pseudo-terminal.
+#![cfg(all(feature = "tui", feature = "server"))]
+
+mod play_support;
+
+use jungle::{Color, Position, Rules};
+use jungle_tui::app::{App, Command, Config, Event, Glyphs, Key, Opponent};
+use jungle_tui::net::{self, Connection, ServerUrl, SocketEvent};
+use jungle_tui::proto::{send, Seat};
+use jungle_tui::Lang;
+use play_support::{Pty, ServerProcess, WAIT};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+fn wrap(e: SocketEvent) -> Event {
+    match e {
+        SocketEvent::Message(m) => Event::Server(m),
+        SocketEvent::Closed(why) => Event::Disconnected(why),
+    }
+}
+
+/// One client: its state machine, its connection and its incoming events.
+struct Client {
+    app: App,
+    conn: Connection,
+    rx: mpsc::Receiver<Event>,
+}
+
+impl Client {
+    fn connect(url: &str) -> Client {
+        let url = ServerUrl::parse(url).unwrap();
+        let cookie = net::sign_in(&url, None).expect("guest sign-in");
+        assert!(cookie.starts_with("jungle_session="));
+        let (tx, rx) = mpsc::channel();
+        let conn = net::connect(&url, &cookie, tx, wrap).expect("WebSocket");
+        let config = Config {
+            lang: Lang::En,
+            glyphs: Glyphs::Letters,
+            start: Position::start(Rules::STANDARD),
+            opponent: Opponent::Online,
+            online_start: Some(send::quick("300+0/30".parse().unwrap())),
+            save_dir: std::env::temp_dir(),
+        };
+        let (app, _) = App::new(config, Instant::now());
+        Client { app, conn, rx }
+    }
+
+    fn apply(&mut self, cmds: Vec<Command>) {
+        for c in cmds {
+            if let Command::Send(v) = c {
+                self.conn.send(v);
+            }
+        }
+    }
+
+    fn keys(&mut self, text: &str) {
+        for c in text.chars() {
+            let cmds = self.app.handle(Event::Key(Key::Char(c)), Instant::now());
+            self.apply(cmds);
+        }
+    }
+
+    fn typed_move(&mut self, text: &str) {
+        self.keys(text);
+        let cmds = self.app.handle(Event::Key(Key::Enter), Instant::now());
+        self.apply(cmds);
+    }
+
+    /// Handles whatever has arrived (waiting at most `wait` for the first event).
+    fn pump(&mut self, wait: Duration) {
+        if let Ok(e) = self.rx.recv_timeout(wait) {
+            let cmds = self.app.handle(e, Instant::now());
+            self.apply(cmds);
+        }
+        while let Ok(e) = self.rx.try_recv() {
+            let cmds = self.app.handle(e, Instant::now());
+            self.apply(cmds);
+        }
+    }
+}
+
+/// Pumps both clients until `done` holds (bounded).
+fn until(clients: &mut [&mut Client], what: &str, done: impl Fn(&[&mut Client]) -> bool) {
+    let start = Instant::now();
+    while !done(clients) {
+        assert!(start.elapsed() < WAIT, "timed out waiting for {what}");
+        for c in clients.iter_mut() {
+            c.pump(Duration::from_millis(20));
+        }
+    }
+}
+
+#[test]
+fn two_clients_play_each_other_through_the_server() {
+    let server = ServerProcess::start("two");
+    let mut a = Client::connect(&server.url);
+    let mut b = Client::connect(&server.url);
+    until(&mut [&mut a], "a's seek", |c| c[0].app.online.waiting);
+    until(&mut [&mut a, &mut b], "the game", |c| {
+        c.iter().all(|c| c.app.online.game_id.is_some())
+    });
+    assert_eq!(a.app.online.game_id, b.app.online.game_id);
+    let (red, blue) = if a.app.online.you == Some(Seat::Red) {
+        (&mut a, &mut b)
+    } else {
+        (&mut b, &mut a)
+    };
+    assert_eq!(blue.app.online.you, Some(Seat::Blue));
+    assert!(red.app.can_move() && !blue.app.can_move());
+    assert!(blue.app.flipped, "Blue sees its side at the bottom");
+
+    red.typed_move("g3g4");
+    until(
+        &mut [&mut *red, &mut *blue],
+        "the first move on both boards",
+        |c| c.iter().all(|c| c.app.game.len() == 1),
+    );
+    assert!(blue.app.can_move());
+    assert!(
+        red.app.clock_of(Color::Red, Instant::now()).is_some(),
+        "the server sends clocks"
+    );
+    blue.typed_move("Ra6");
+    until(&mut [&mut *red, &mut *blue], "the second move", |c| {
+        c.iter().all(|c| c.app.game.len() == 2)
+    });
+
+    // A move for a wrong ply is refused by the server and shown.
+    let id = red.app.online.game_id.clone().unwrap();
+    red.conn.send(send::play(&id, 7, "g4g5"));
+    until(&mut [&mut *red], "the refusal", |c| {
+        c[0].app.status.as_ref().is_some_and(|s| s.error)
+    });
+    assert!(red.app.status.as_ref().unwrap().text.contains("wrong_ply"));
+
+    red.keys("!!");
+    until(&mut [&mut *red, &mut *blue], "the resignation", |c| {
+        c.iter().all(|c| c.app.result_text().is_some())
+    });
+    assert_eq!(
+        red.app.result_text().as_deref(),
+        Some("Blue wins (resignation)")
+    );
+    assert_eq!(red.app.result_text(), blue.app.result_text());
+    assert!(!red.app.can_move() && !blue.app.can_move());
+}
+
+#[test]
+fn a_wrong_password_is_reported_before_the_screen_opens() {
+    let server = ServerProcess::start("pw");
+    let out = std::process::Command::new(play_support::BIN)
+        .args(["play", "--server", &server.url, "--name", "nobody-here"])
+        .env("JUNGLE_PASSWORD", "wrong-password")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("sign-in refused"), "{err}");
+    let out = std::process::Command::new(play_support::BIN)
+        .args(["play", "--server", "http://127.0.0.1:1"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot reach"));
+}
+
+#[test]
+fn the_binary_plays_a_hotseat_game_on_the_server_and_resigns() {
+    let server = ServerProcess::start("pty-hotseat");
+    let pty = Pty::start(
+        "online-hotseat",
+        &[
+            "--server",
+            &server.url,
+            "--hotseat",
+            "--tc",
+            "600+0/60",
+            "--lang",
+            "en",
+            "--glyphs",
+            "letters",
+        ],
+        (110, 30),
+    );
+    // The players' names and clocks appear once the server has started the game.
+    let s = pty.wait("the game", |s| {
+        s.contains("Red: Guest-") && s.contains("Blue: Guest-")
+    });
+    assert!(s.contains("clock "), "{s}");
+    assert!(s.contains("Red to move"), "{s}");
+    pty.typed("g3g4");
+    pty.wait_for("1. Rg4");
+    pty.typed("a7a6");
+    pty.wait_for("1. Rg4     Ra6");
+    pty.keys(&["!"]);
+    pty.wait_for("Press ! again");
+    pty.keys(&["!"]);
+    pty.wait_for("wins (resignation)");
+    pty.keys(&["q"]);
+    pty.assert_exited_cleanly();
+}
+
+#[test]
+fn the_binary_plays_the_server_ai_and_takes_a_move_back() {
+    let server = ServerProcess::start("pty-ai");
+    let pty = Pty::start(
+        "online-ai",
+        &[
+            "--server",
+            &server.url,
+            "--level",
+            "1",
+            "--color",
+            "red",
+            "--lang",
+            "en",
+            "--glyphs",
+            "letters",
+        ],
+        (110, 30),
+    );
+    let s = pty.wait_for("[you]");
+    assert!(s.contains("Blue: AI level 1"), "{s}");
+    pty.typed("g3g4");
+    pty.wait("the AI's answer", |s| {
+        s.lines().any(|l| {
+            l.split("1. Rg4").nth(1).is_some_and(|rest| {
+                rest.trim_start()
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic())
+            })
+        })
+    });
+    pty.keys(&["u"]);
+    pty.wait("the takeback", |s| !s.contains("1. Rg4"));
+    pty.keys(&["C-c"]);
+    pty.assert_exited_cleanly();
+}
