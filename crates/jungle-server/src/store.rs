@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
 
 /// A store failure.
 #[derive(Debug, thiserror::Error)]
@@ -22,6 +23,9 @@ pub enum StoreError {
     /// A migration failed.
     #[error("migration: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A ply could not be written.
+    #[error("writing a ply: {0}")]
+    Write(String),
     /// Stored data that cannot be read back.
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
@@ -143,12 +147,78 @@ pub struct PlyRow {
     pub at: i64,
 }
 
-/// The store: a connection pool plus the level table used to show levels.
+/// The store: a connection pool, the level table used to show levels, and the ply writer.
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
     levels: Arc<LevelTable>,
     finish_lock: Arc<tokio::sync::Mutex<()>>,
+    plies_tx: mpsc::Sender<PendingPly>,
+}
+
+struct PendingPly {
+    game: GameId,
+    row: PlyRow,
+    done: oneshot::Sender<std::result::Result<(), String>>,
+}
+
+/// Most plies committed in one transaction by the writer.
+const MAX_BATCH: usize = 512;
+
+async fn insert_ply<'c, E>(
+    exec: E,
+    game: &GameId,
+    p: &PlyRow,
+) -> std::result::Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'c, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "INSERT INTO moves (game_id, ply, mv, timeout, red_ms, blue_ms, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(game.as_str())
+    .bind(p.ply)
+    .bind(&p.mv)
+    .bind(i64::from(p.timeout))
+    .bind(p.red_ms)
+    .bind(p.blue_ms)
+    .bind(p.at)
+    .execute(exec)
+    .await?;
+    Ok(())
+}
+
+/// The ply writer: group commit. Every ply waiting when a transaction starts goes into it, so
+/// many games share one disk sync, and each ply is acknowledged only once its transaction has
+/// committed. If a batch fails, its plies are retried one by one so each gets its own answer.
+async fn ply_writer(pool: AnyPool, mut rx: mpsc::Receiver<PendingPly>) {
+    while let Some(first) = rx.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(p) => batch.push(p),
+                Err(_) => break,
+            }
+        }
+        let together = async {
+            let mut tx = pool.begin().await?;
+            for p in &batch {
+                insert_ply(&mut *tx, &p.game, &p.row).await?;
+            }
+            tx.commit().await
+        }
+        .await;
+        if together.is_ok() {
+            for p in batch {
+                let _ = p.done.send(Ok(()));
+            }
+        } else {
+            for p in batch {
+                let r = insert_ply(&pool, &p.game, &p.row).await;
+                let _ = p.done.send(r.map_err(|e| e.to_string()));
+            }
+        }
+    }
 }
 
 /// The hex SHA-256 of a session token: only this is stored.
@@ -181,10 +251,13 @@ impl Store {
                 .await?;
         }
         sqlx::migrate!("./migrations").run(&pool).await?;
+        let (plies_tx, plies_rx) = mpsc::channel(4096);
+        tokio::spawn(ply_writer(pool.clone(), plies_rx));
         Ok(Store {
             pool,
             levels,
             finish_lock: Arc::new(tokio::sync::Mutex::new(())),
+            plies_tx,
         })
     }
 
@@ -399,21 +472,23 @@ impl Store {
         Ok(())
     }
 
-    /// Makes one ply durable (called before the ply is acknowledged).
+    /// Makes one ply durable (called before the ply is acknowledged); committed together with
+    /// the plies of other games that are waiting at the same moment.
     pub async fn append_ply(&self, game: &GameId, p: &PlyRow) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, mv, timeout, red_ms, blue_ms, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(game.as_str())
-        .bind(p.ply)
-        .bind(&p.mv)
-        .bind(i64::from(p.timeout))
-        .bind(p.red_ms)
-        .bind(p.blue_ms)
-        .bind(p.at)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        let (done, rx) = oneshot::channel();
+        let pending = PendingPly {
+            game: game.clone(),
+            row: p.clone(),
+            done,
+        };
+        if self.plies_tx.send(pending).await.is_err() {
+            return Err(StoreError::Corrupt("the ply writer stopped".into()));
+        }
+        match rx.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(StoreError::Write(e)),
+            Err(_) => Err(StoreError::Corrupt("the ply writer stopped".into())),
+        }
     }
 
     /// Removes the plies from `from_ply` on (a takeback).
