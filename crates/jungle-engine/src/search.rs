@@ -42,7 +42,7 @@ const FUTILITY_MARGIN: i32 = 150;
 /// ply shallower (0 = off).
 const IIR_MIN_DEPTH: i32 = 0;
 /// Quiescence plies in which moves that create a den threat are searched besides captures.
-const QS_THREAT_PLIES: i32 = 2;
+const QS_THREAT_PLIES: i32 = 4;
 
 /// The squares next to each side's den: an enemy animal there enters it next move.
 const DEN_DOORS: [Bitboard; 2] = [
