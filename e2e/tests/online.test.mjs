@@ -69,8 +69,24 @@ test('two players register, pair by challenge link and play to a den win', async
   await shot(alice.page, 'den-win', true);
   // The move list shows the SAN from the server, ending with the den entry.
   await closeDialog(alice.page);
-  await closeDialog(bob.page);
   assert.equal(await alice.page.locator('.moves .mv[data-ply="12"]').innerText(), 'Pd9#');
+
+  // Bob asks for a rematch from the result dialog; Alice accepts; colours swap. The new game
+  // is then aborted (with a confirmation).
+  await bob.page.locator('dialog.modal[open] button[data-value=rematch]').click();
+  await alice.page.click('[data-test=rematch-accept]');
+  await alice.page.waitForURL((u) => /#\/g\//.test(u.hash) && !u.hash.endsWith(idA));
+  const re = await gameId(alice.page);
+  assert.notEqual(re, idA);
+  await bob.page.waitForURL((u) => u.hash.endsWith(re));
+  assert.equal(await alice.page.locator('.player.bottom .pinfo').getAttribute('data-color'), 'blue');
+  await bob.page.click('[data-test=abort]');
+  await bob.page.locator('dialog.modal[open]').getByText('Abort this game?').waitFor();
+  await bob.page.locator('dialog.modal[open] button.primary').click();
+  assert.match(await endingText(alice.page), /Game aborted/);
+  await closeDialog(alice.page);
+  await closeDialog(bob.page);
+  await alice.page.goto(`${BASE}/#/g/${encodeURIComponent(idA)}`);
 
   // Replay the finished game move by move with the keyboard.
   await alice.page.reload();
@@ -98,7 +114,8 @@ test('two players register, pair by challenge link and play to a den win', async
   // The profile counts the finished game.
   await alice.page.goto(`${BASE}/#/u/${encodeURIComponent(aName)}`);
   await alice.page.locator('[data-test=games]').waitFor();
-  assert.equal(await alice.page.locator('[data-test=games]').innerText(), '1');
+  assert.ok(Number(await alice.page.locator('[data-test=games]').innerText()) >= 1);
+  assert.match(await alice.page.locator('[data-test=wld]').innerText(), /^1 \/ 0 \/ 0$/);
   await alice.page.locator('table.games tbody tr').first().waitFor();
   assert.match(await alice.page.locator('table.games tbody').innerText(), /Won/);
   await shot(alice.page, 'profile');
@@ -150,6 +167,28 @@ test('the lobby pairs a seek; a dropped connection comes back by itself; a draw 
     assert.match(text, /Draw/);
     assert.match(text, /agreed by both players/);
   }
+  await closeDialog(red.page);
+
+  // Log out (confirmed), come back as a guest, log in again.
+  const name = await red.page.locator('[data-test=me]').innerText();
+  await red.page.click('[data-test=logout]');
+  await red.page.locator('dialog.modal[open] button.primary').click();
+  await red.page.locator('[data-test=login-link]').waitFor();
+  assert.notEqual(await red.page.locator('[data-test=me]').innerText(), name);
+  await red.page.click('[data-test=login-link]');
+  const form = red.page.locator('[data-test=login-form]');
+  await form.locator('input[name=name]').fill(name);
+  await form.locator('input[name=password]').fill('wrong password');
+  await form.locator('button[type=submit]').click();
+  await form.locator('.error', { hasText: 'Wrong name or password' }).waitFor();
+  await form.locator('input[name=password]').fill('correct horse 42');
+  await form.locator('button[type=submit]').click();
+  await red.page.waitForFunction((n) => document.querySelector('[data-test=me]')?.textContent === n, name);
+
+  // The leaderboard lists registered players.
+  await red.page.goto(`${BASE}/#/leaderboard`);
+  await red.page.locator('table.games tbody tr').first().waitFor();
+  assert.equal(await red.page.locator('table.games tbody td.error').count(), 0);
   assert.deepEqual(alice.page.errors, []);
   assert.deepEqual(bob.page.errors, []);
 });

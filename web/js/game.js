@@ -105,6 +105,13 @@ export function mountGame(root, id, ctx) {
 
   function setGame(state) {
     g = state;
+    // A stored (finished) game does not say which seat is the viewer's: recognise the account.
+    if (!g.you && store.user) {
+      const mine = (c) => g[c] && !g[c].ai_level && g[c].name === store.user.name;
+      if (mine('red') && mine('blue')) g.you = 'both';
+      else if (mine('red')) g.you = 'red';
+      else if (mine('blue')) g.you = 'blue';
+    }
     store.games.set(id, g);
     positions = positionsOf(g.start_fen, g.moves || []);
     clockBase = g.clocks ? { ...g.clocks, at: performance.now() } : null;
@@ -530,7 +537,8 @@ export function mountGame(root, id, ctx) {
   const offMsg = socket.on(onMessage);
   const timer = setInterval(tickClocks, 100);
   document.addEventListener('keydown', onKey);
-  render();
+  if (g) setGame(g);
+  else render();
 
   // Load the game: the socket for live games (state now and every update), HTTP as well so
   // finished games and spectators get a state even before the socket answers.
