@@ -237,3 +237,35 @@ fn the_binary_plays_the_server_ai_and_takes_a_move_back() {
     pty.keys(&["C-c"]);
     pty.assert_exited_cleanly();
 }
+
+#[test]
+fn the_binary_reconnects_after_the_server_restarts_and_the_game_goes_on() {
+    let mut server = ServerProcess::start("pty-reconnect");
+    let pty = Pty::start(
+        "online-reconnect",
+        &[
+            "--server",
+            &server.url,
+            "--hotseat",
+            "--lang",
+            "en",
+            "--glyphs",
+            "letters",
+        ],
+        (110, 30),
+    );
+    pty.wait("the game", |s| s.contains("Red: Guest-"));
+    pty.typed("g3g4");
+    pty.wait_for("1. Rg4");
+    server.kill();
+    pty.wait_for("Disconnected (reconnecting)");
+    server.restart();
+    // Back in the same game, with its move, and playing on.
+    pty.wait("the reconnection", |s| {
+        !s.contains("Disconnected") && s.contains("1. Rg4")
+    });
+    pty.typed("a7a6");
+    pty.wait_for("1. Rg4     Ra6");
+    pty.keys(&["q"]);
+    pty.assert_exited_cleanly();
+}

@@ -892,7 +892,12 @@ impl App {
         match msg {
             ServerMsg::Welcome { games, .. } => {
                 self.online.welcomed = true;
+                self.online.disconnected = None;
                 self.status = None;
+                // After a reconnect: the game shown, whatever became of it meanwhile.
+                if let Some(g) = self.online.game_id.clone() {
+                    return vec![Command::Send(send::watch(&g))];
+                }
                 if let Some(g) = games.first() {
                     return vec![Command::Send(send::watch(g))];
                 }

@@ -245,7 +245,11 @@ impl Msg {
                 "等待对手加入",
                 "等待對手加入",
             ],
-            Disconnected => ["Disconnected", "连接已断开", "連線已中斷"],
+            Disconnected => [
+                "Disconnected (reconnecting)",
+                "连接已断开（正在重连）",
+                "連線已中斷（正在重新連線）",
+            ],
             ServerError => ["Server", "服务器", "伺服器"],
             DrawOffered => [
                 "Your opponent offers a draw: = accepts",

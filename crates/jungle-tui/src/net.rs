@@ -263,10 +263,18 @@ pub fn connect<E: Send + 'static>(
                 }
             };
             rt.block_on(async move {
-                let ws = match tokio_tungstenite::connect_async(req).await {
-                    Ok((ws, _)) => ws,
-                    Err(e) => {
+                let handshake = tokio::time::timeout(
+                    Duration::from_secs(10),
+                    tokio_tungstenite::connect_async(req),
+                );
+                let ws = match handshake.await {
+                    Ok(Ok((ws, _))) => ws,
+                    Ok(Err(e)) => {
                         let _ = ready_tx.send(Err(NetError::WebSocket(e.to_string())));
+                        return;
+                    }
+                    Err(_) => {
+                        let _ = ready_tx.send(Err(NetError::WebSocket("no answer in 10 s".into())));
                         return;
                     }
                 };

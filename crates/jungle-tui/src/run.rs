@@ -116,12 +116,19 @@ fn wrap_socket(e: SocketEvent) -> Event {
 /// that a wrong URL or password is reported on the plain terminal.
 pub fn run(config: Config, server: Option<Server>, ai: AiFn) -> Result<(), RunError> {
     let (tx, rx) = mpsc::channel::<Event>();
-    let connection = match &server {
+    let mut link = match &server {
         Some(s) => {
             let url = ServerUrl::parse(&s.url)?;
             let login = s.login.as_ref().map(|(n, p)| (n.as_str(), p.as_str()));
             let cookie = net::sign_in(&url, login)?;
-            Some(net::connect(&url, &cookie, tx.clone(), wrap_socket)?)
+            let conn = net::connect(&url, &cookie, tx.clone(), wrap_socket)?;
+            Some(Link {
+                url,
+                cookie,
+                conn: Some(conn),
+                retry_at: None,
+                attempts: 0,
+            })
         }
         None => None,
     };
@@ -130,7 +137,7 @@ pub fn run(config: Config, server: Option<Server>, ai: AiFn) -> Result<(), RunEr
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     let (mut app, cmds) = App::new(config, Instant::now());
-    let mut quit = apply(cmds, &tx, connection.as_ref(), &ai);
+    let mut quit = apply(cmds, &tx, conn_of(&link), &ai);
     while !quit {
         draw(&mut terminal, &app)?;
         let mut events = Vec::new();
@@ -150,14 +157,59 @@ pub fn run(config: Config, server: Option<Server>, ai: AiFn) -> Result<(), RunEr
         events.extend(rx.try_iter());
         events.push(Event::Tick);
         for e in events {
+            if let (Event::Disconnected(_), Some(l)) = (&e, link.as_mut()) {
+                l.conn = None;
+                l.retry_at = Some(Instant::now() + RECONNECT_PAUSE);
+            }
             let cmds = app.handle(e, Instant::now());
-            if apply(cmds, &tx, connection.as_ref(), &ai) {
+            if apply(cmds, &tx, conn_of(&link), &ai) {
                 quit = true;
                 break;
             }
         }
+        if let Some(l) = link.as_mut() {
+            l.maybe_reconnect(&tx);
+        }
     }
     Ok(())
+}
+
+/// Pause between reconnection attempts.
+const RECONNECT_PAUSE: Duration = Duration::from_secs(2);
+/// Attempts before giving up (about a minute, the server's default reconnect grace).
+const RECONNECT_ATTEMPTS: u32 = 30;
+
+/// The server connection and what is needed to open it again after a drop.
+struct Link {
+    url: ServerUrl,
+    cookie: String,
+    conn: Option<Connection>,
+    retry_at: Option<Instant>,
+    attempts: u32,
+}
+
+impl Link {
+    /// Reconnects with the same session when a retry is due; the server's `welcome` then
+    /// makes the app watch its game again.
+    fn maybe_reconnect(&mut self, tx: &mpsc::Sender<Event>) {
+        let Some(at) = self.retry_at else { return };
+        if Instant::now() < at || self.attempts >= RECONNECT_ATTEMPTS {
+            return;
+        }
+        self.attempts += 1;
+        match net::connect(&self.url, &self.cookie, tx.clone(), wrap_socket) {
+            Ok(c) => {
+                self.conn = Some(c);
+                self.retry_at = None;
+                self.attempts = 0;
+            }
+            Err(_) => self.retry_at = Some(Instant::now() + RECONNECT_PAUSE),
+        }
+    }
+}
+
+fn conn_of(link: &Option<Link>) -> Option<&Connection> {
+    link.as_ref().and_then(|l| l.conn.as_ref())
 }
 
 fn draw(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &App) -> io::Result<()> {

@@ -634,3 +634,17 @@ fn online_errors_and_disconnects_are_shown() {
     app.handle(Event::Server(bad), now);
     assert!(status(&app).contains("ply 1 `g3g5`"), "{}", status(&app));
 }
+
+#[test]
+fn after_a_reconnect_the_game_shown_is_watched_again() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
+    app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
+    app.handle(Event::Disconnected("reset".into()), now);
+    assert!(status(&app).contains("reconnecting"));
+    assert!(!app.can_move());
+    let cmds = server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
+    assert_eq!(sent(&cmds), vec![json!({"t":"watch","game":"g1"})]);
+    assert!(app.online.disconnected.is_none());
+    assert!(app.game.len() == 1 && app.online.you == Some(Seat::Red));
+}

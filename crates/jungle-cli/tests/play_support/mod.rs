@@ -160,6 +160,7 @@ impl Drop for Pty {
 /// A `jungle serve` on a free loopback port with a fresh data directory; killed on drop.
 pub struct ServerProcess {
     child: Child,
+    port: u16,
     /// `http://127.0.0.1:PORT`.
     pub url: String,
     dir: std::path::PathBuf,
@@ -175,45 +176,67 @@ impl ServerProcess {
         let dir = std::env::temp_dir().join(format!("jungle-play-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let child = Command::new(BIN)
+        let child = Self::spawn(port, &dir);
+        let server = ServerProcess {
+            child,
+            port,
+            url: format!("http://127.0.0.1:{port}"),
+            dir,
+        };
+        server.wait_healthy();
+        server
+    }
+
+    fn spawn(port: u16, dir: &std::path::Path) -> Child {
+        Command::new(BIN)
             .args([
                 "serve",
                 "--listen",
                 &format!("127.0.0.1:{port}"),
                 "--data-dir",
             ])
-            .arg(&dir)
+            .arg(dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("start jungle serve");
-        let server = ServerProcess {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-            dir,
-        };
-        let url = jungle_tui::net::ServerUrl::parse(&server.url).unwrap();
+            .expect("start jungle serve")
+    }
+
+    fn wait_healthy(&self) {
+        let url = jungle_tui::net::ServerUrl::parse(&self.url).unwrap();
         let start = Instant::now();
         loop {
             if jungle_tui::net::http(&url, "GET", "/api/health", None)
                 .is_ok_and(|a| a.status == 200)
             {
-                return server;
+                return;
             }
             assert!(
                 start.elapsed() < WAIT,
                 "jungle serve did not come up on {}",
-                server.url
+                self.url
             );
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+
+    /// Kills the server (as a crash would).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts it again on the same port and data directory.
+    pub fn restart(&mut self) {
+        self.kill();
+        self.child = Self::spawn(self.port, &self.dir);
+        self.wait_healthy();
     }
 }
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
