@@ -56,7 +56,7 @@ pub struct MovesArgs {
     #[arg(long, default_value = "standard")]
     rules: String,
     /// Moves to play first, in coordinate notation (`g3g4`, `--` for a pass).
-    #[arg(long, num_args = 0.., allow_hyphen_values = true)]
+    #[arg(long, num_args = 0..)]
     moves: Vec<String>,
 }
 

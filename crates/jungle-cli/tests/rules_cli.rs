@@ -250,8 +250,6 @@ fn moves_apply_section_7() {
 }
 
 #[test]
-#[ignore = "known bug in crates/jungle-cli/src/rules_cmds.rs (not this test's area): with \
-            `allow_hyphen_values` on --moves, an option after the moves is read as a move"]
 fn options_may_follow_the_moves() {
     let (legal, _) = moves(&["--moves", "c3c4", "--rules", "no_rivers"]);
     assert!(legal.contains(&"c7c6".to_string()), "{legal:?}");
