@@ -104,6 +104,12 @@ test('moves by typing, by keyboard on the board, and by drag; flip and ranks', a
   await waitMoves(page, 4);
   assert.equal(await page.locator('.board [data-sq="g6"] .piece.blue[data-role="E"]').count(), 1);
 
+  // Copy the position: the JFEN after the four moves.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.click('[data-test=copy-fen]');
+  await page.locator('.toast', { hasText: 'Copied' }).first().waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), 'l5t/1d3c1/2p1w2/r5e/7/6R/E1WP3/1C3D1/T5L r 4 3');
+
   // Flip puts Blue at the bottom; ranks show on demand.
   const firstBefore = await page.locator('.board .sq').first().getAttribute('data-sq');
   await page.click('[data-test=flip]');
@@ -150,5 +156,28 @@ test('the analysis board: load a position, moves checked by the server, evaluati
   await page.fill('#fen-input', 'not a position');
   await page.press('#fen-input', 'Enter');
   await page.locator('.toast.error', { hasText: 'Bad position' }).waitFor();
+  assert.deepEqual(page.errors, []);
+});
+
+test('clocks from the server: low-time warning, a move timeout passes and is counted', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US' });
+  // Bullet: 15 seconds per move, so the warning shows after 5 s and the pass comes after 15 s.
+  await page.selectOption('#hs-tc', 'bullet');
+  await page.click('[data-test=start-hotseat]');
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  await clickMove(page, 'g3g4');
+  assert.match(await page.locator('[data-test=movetime-blue]').innerText(), /Move 0:1\d/);
+  assert.equal(await page.locator('[data-test=timeouts-blue]').innerText(), 'Timeouts 0/3');
+  await page.locator('[data-test=movetime-blue].low').waitFor({ timeout: 20000 });
+  await shot(page, 'low-time');
+  // The server passes for Blue (停棋一步) and counts a timeout; it is Red's turn again.
+  await waitMoves(page, 2);
+  assert.equal(await page.locator('.moves .mv[data-ply="1"]').innerText(), 'pass');
+  assert.equal(await page.locator('[data-test=timeouts-blue]').innerText(), 'Timeouts 1/3');
+  assert.match(await page.locator('[data-test=status]').innerText(), /Red's turn/);
+  assert.match(await page.locator('#live').innerText(), /Blue timed out and passes/);
+  const red = await page.locator('[data-test=clock-red]').innerText();
+  assert.match(red, /^\d:\d\d/);
   assert.deepEqual(page.errors, []);
 });

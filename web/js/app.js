@@ -375,6 +375,9 @@ function route() {
   cleanup = typeof c === 'function' ? c : null;
   const h1 = root.querySelector('h1');
   document.title = `${h1 ? `${h1.textContent} · ` : ''}${t('app_name')}`;
+  // Screen readers start reading the new screen from the top; keyboard users tab on from there.
+  if (document.body.dataset.ready === '1' && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+  document.querySelector('.skip').textContent = t('skip_to_content');
 }
 
 socket.on((m) => {

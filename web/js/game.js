@@ -170,7 +170,7 @@ export function mountGame(root, id, ctx) {
       h('span', { class: 'pname' },
         p && !p.ai_level && !p.guest ? h('a', { href: `#/u/${encodeURIComponent(p.name)}` }, playerName(p)) : playerName(p)),
       p && !p.ai_level ? h('span', { class: 'prating' }, p.level ? t('level_n', { n: p.level }) : '', p.rating ? ` · ${Math.round(p.rating)}` : '') : null,
-      p && !p.ai_level && isLive() ? h('span', {
+      p && !p.ai_level && isLive() && g.you !== 'both' ? h('span', {
         class: `presence ${online ? 'on' : 'off'}`, 'data-test': `presence-${color}`, title: online ? t('online') : t('offline'),
       }, online ? t('online') : t('offline')) : null,
       g.you === color ? h('span', { class: 'you-tag' }, t('you')) : null);

@@ -7,6 +7,7 @@ export const LANGS = [['zh-Hans', '简体中文'], ['zh-Hant', '繁體中文'], 
 // Each entry: [简体中文, 繁體中文, English]. `{name}` marks a parameter.
 const M = {
   app_name: ['斗兽棋', '鬥獸棋', 'Jungle'],
+  skip_to_content: ['跳到内容', '跳到內容', 'Skip to content'],
   nav_main: ['主导航', '主導航', 'Main navigation'],
   nav_play: ['开始下棋', '開始下棋', 'Play'],
   nav_lobby: ['大厅', '大廳', 'Lobby'],
