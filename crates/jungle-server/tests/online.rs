@@ -675,3 +675,47 @@ async fn account_requests_are_rate_limited_per_address() {
     srv.clock.advance(20_000);
     assert_eq!(srv.post("/api/guest", None, None).await.status, 200);
 }
+
+#[tokio::test]
+async fn the_web_client_is_embedded_and_served_from_the_same_port() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    let index = srv.get("/", None).await;
+    assert_eq!(index.status, 200);
+    assert_eq!(
+        index.content_type.as_deref(),
+        Some("text/html; charset=utf-8")
+    );
+    assert_eq!(
+        index.body,
+        std::fs::read_to_string(web.join("index.html")).unwrap()
+    );
+    // Every other file by its name, with its content type.
+    for entry in std::fs::read_dir(&web).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
+            continue;
+        };
+        if !path.is_file() {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let a = srv.get(&format!("/{name}"), None).await;
+        assert_eq!(a.status, 200, "{name}");
+        let ct = a.content_type.unwrap_or_default();
+        match ext {
+            "js" => assert!(
+                ct.starts_with("text/javascript") || ct.starts_with("application/javascript"),
+                "{name}: {ct}"
+            ),
+            "css" => assert!(ct.starts_with("text/css"), "{name}: {ct}"),
+            "svg" => assert!(ct.starts_with("image/svg+xml"), "{name}: {ct}"),
+            "html" => assert!(ct.starts_with("text/html"), "{name}: {ct}"),
+            _ => {}
+        }
+    }
+    assert_eq!(srv.get("/no-such-file.js", None).await.status, 404);
+    assert_eq!(srv.get("/../Cargo.toml", None).await.status, 404);
+    assert_eq!(srv.get("/api/nothing-here", None).await.status, 404);
+}
