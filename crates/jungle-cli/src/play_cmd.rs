@@ -159,6 +159,6 @@ pub fn play(a: PlayArgs) -> Result<ExitCode> {
         online_start,
         save_dir: std::env::current_dir().unwrap_or_default(),
     };
-    jungle_tui::run(config, server, jungle_tui::default_ai())?;
+    jungle_tui::run(config, server)?;
     Ok(ExitCode::SUCCESS)
 }

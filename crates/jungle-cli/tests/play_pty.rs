@@ -87,6 +87,34 @@ fn a_move_against_the_ai_its_answer_an_undo_and_ctrl_c() {
 }
 
 #[test]
+fn the_screen_keeps_drawing_while_the_ai_thinks_and_undo_stops_it() {
+    let pty = Pty::start(
+        "think",
+        &["--level", "10", "--lang", "en", "--glyphs", "letters"],
+        (100, 30),
+    );
+    pty.wait_for("Red: you");
+    pty.typed("g3g4");
+    pty.wait_for("AI is thinking");
+    // The elapsed time shown grows while the search runs: the screen is not frozen.
+    pty.wait("the thinking time to pass 0.3 s", |s| {
+        s.lines()
+            .filter_map(|l| l.split("AI is thinking").nth(1))
+            .filter_map(|rest| rest.trim_start_matches('.').trim().split('s').next())
+            .filter_map(|t| t.trim().parse::<f32>().ok())
+            .any(|t| t >= 0.3)
+    });
+    pty.keys(&["u"]);
+    let s = pty.wait_for("Move taken back");
+    assert!(
+        !s.contains("AI is thinking") && !s.contains("1. Rg4"),
+        "{s}"
+    );
+    pty.keys(&["q"]);
+    pty.assert_exited_cleanly();
+}
+
+#[test]
 fn traditional_chinese_screen() {
     let pty = Pty::start("zh", &["--hotseat", "--lang", "zh-Hant"], (100, 30));
     let s = pty.wait_for("紅方走棋");

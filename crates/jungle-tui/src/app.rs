@@ -89,6 +89,9 @@ pub enum Command {
         /// 1–10.
         level: u8,
     },
+    /// Stop the running search: its answer is no longer wanted (it still arrives, with an
+    /// old generation, and is dropped).
+    StopThinking,
     /// Send a message to the server.
     Send(Value),
     /// Leave the program.
@@ -510,9 +513,10 @@ impl App {
                     match p {
                         Prompt::Save(path) => self.save(path.trim()),
                         Prompt::Open(path) => {
-                            if self.load(path.trim()) {
+                            if let Some(mut out) = self.load(path.trim()) {
                                 // The engine moves at once when the loaded game has it to move.
-                                return self.maybe_think(now);
+                                out.extend(self.maybe_think(now));
+                                return out;
                             }
                         }
                     }
@@ -730,8 +734,8 @@ impl App {
             }
             Opponent::Engine { human, .. } => {
                 // Cancel a search in progress: its answer is for a game that no longer is.
-                let was_thinking = self.thinking.take().is_some();
-                self.generation += 1;
+                let mut out = self.stop_search();
+                let was_thinking = !out.is_empty();
                 let mut undone = 0;
                 while let Some(p) = self.game.undo() {
                     undone += 1;
@@ -745,8 +749,19 @@ impl App {
                 } else {
                     self.info(Msg::Undone);
                 }
-                self.maybe_think(now)
+                out.extend(self.maybe_think(now));
+                out
             }
+        }
+    }
+
+    /// Invalidates the running search, if any, and asks the runtime to stop it.
+    fn stop_search(&mut self) -> Vec<Command> {
+        self.generation += 1;
+        if self.thinking.take().is_some() {
+            vec![Command::StopThinking]
+        } else {
+            Vec::new()
         }
     }
 
@@ -762,13 +777,13 @@ impl App {
             self.info(Msg::RematchSent);
             return vec![Command::Send(send::about("rematch", &id))];
         }
-        self.thinking = None;
-        self.generation += 1;
+        let mut out = self.stop_search();
         self.game = Game::from_position(self.start);
         self.selected = None;
         self.reset_cursor();
         self.info(Msg::NewGame);
-        self.maybe_think(now)
+        out.extend(self.maybe_think(now));
+        out
     }
 
     fn draw_key(&mut self) -> Vec<Command> {
@@ -858,11 +873,11 @@ impl App {
         }
     }
 
-    /// Loads a record; whether it worked.
-    fn load(&mut self, path: &str) -> bool {
+    /// Loads a record; on success, the commands that stop a search of the game replaced.
+    fn load(&mut self, path: &str) -> Option<Vec<Command>> {
         let fail = |app: &mut App, why: String| {
             app.error(format!("{} {path}: {why}", app.t(Msg::CannotOpen)));
-            false
+            None
         };
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
@@ -876,13 +891,12 @@ impl App {
             Ok(g) => g,
             Err(e) => return fail(self, e.to_string()),
         };
-        self.thinking = None;
-        self.generation += 1;
+        let out = self.stop_search();
         self.start = *game.start_position();
         self.game = game;
         self.selected = None;
         self.info_text(format!("{} {path}", self.t(Msg::Loaded)));
-        true
+        Some(out)
     }
 
     // ----- server -----

@@ -17,4 +17,4 @@ pub mod ui;
 
 pub use app::{App, Config, Glyphs, Opponent};
 pub use i18n::Lang;
-pub use run::{default_ai, run, AiFn, RunError, Server};
+pub use run::{run, RunError, Server};

@@ -7,27 +7,20 @@ use crate::ui;
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
-use jungle::{Game, Move};
+use jungle_engine::{Engine, EngineOptions, Limits, StopHandle};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use std::io::{self, Stdout};
 use std::sync::mpsc;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The engine as the client calls it: a move for `game` at `level`, blocking.
-pub type AiFn = Arc<dyn Fn(&Game, u8) -> Option<Move> + Send + Sync>;
-
-/// The engine of `jungle-engine`, with a thinking budget that grows with the level.
-pub fn default_ai() -> AiFn {
-    Arc::new(|game: &Game, level: u8| {
-        let ms = match level {
-            0..=5 => 1_000,
-            6..=8 => 2_000,
-            9 => 3_000,
-            _ => 5_000,
-        };
-        jungle_engine::choose_move(game, level, Duration::from_millis(ms))
+/// The thinking time of a level: the lower levels are bounded by nodes long before this.
+fn budget(level: u8) -> Duration {
+    Duration::from_millis(match level {
+        0..=5 => 1_000,
+        6..=8 => 2_000,
+        9 => 3_000,
+        _ => 5_000,
     })
 }
 
@@ -114,7 +107,7 @@ fn wrap_socket(e: SocketEvent) -> Event {
 
 /// Runs the client until the player quits. For online play, signs in and connects first, so
 /// that a wrong URL or password is reported on the plain terminal.
-pub fn run(config: Config, server: Option<Server>, ai: AiFn) -> Result<(), RunError> {
+pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
     let (tx, rx) = mpsc::channel::<Event>();
     let mut link = match &server {
         Some(s) => {
@@ -137,7 +130,8 @@ pub fn run(config: Config, server: Option<Server>, ai: AiFn) -> Result<(), RunEr
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     let (mut app, cmds) = App::new(config, Instant::now());
-    let mut quit = apply(cmds, &tx, conn_of(&link), &ai);
+    let mut search: Option<StopHandle> = None;
+    let mut quit = apply(cmds, &tx, conn_of(&link), &mut search);
     while !quit {
         draw(&mut terminal, &app)?;
         let mut events = Vec::new();
@@ -162,7 +156,7 @@ pub fn run(config: Config, server: Option<Server>, ai: AiFn) -> Result<(), RunEr
                 l.retry_at = Some(Instant::now() + RECONNECT_PAUSE);
             }
             let cmds = app.handle(e, Instant::now());
-            if apply(cmds, &tx, conn_of(&link), &ai) {
+            if apply(cmds, &tx, conn_of(&link), &mut search) {
                 quit = true;
                 break;
             }
@@ -222,15 +216,25 @@ fn apply(
     cmds: Vec<Command>,
     tx: &mpsc::Sender<Event>,
     connection: Option<&Connection>,
-    ai: &AiFn,
+    search: &mut Option<StopHandle>,
 ) -> bool {
     let mut quit = false;
     for c in cmds {
         match c {
-            Command::Quit => quit = true,
+            Command::Quit => {
+                if let Some(h) = search.take() {
+                    h.stop();
+                }
+                quit = true;
+            }
             Command::Send(msg) => {
                 if let Some(conn) = connection {
                     conn.send(msg);
+                }
+            }
+            Command::StopThinking => {
+                if let Some(h) = search.take() {
+                    h.stop();
                 }
             }
             Command::Think {
@@ -238,14 +242,23 @@ fn apply(
                 game,
                 level,
             } => {
-                // The search runs on its own thread so the screen keeps drawing; a stale
-                // answer (after an undo or a new game) is dropped by the app.
+                // The search runs on the engine's own thread so the screen keeps drawing; `go`
+                // returns at once, and a waiter thread reports the move. A stopped search's
+                // answer carries an old generation and is dropped by the app.
+                let mut engine = Engine::new(EngineOptions {
+                    threads: 1,
+                    hash_mb: 16,
+                    level,
+                });
+                let limits = Limits {
+                    movetime: Some(budget(level)),
+                    ..Limits::default()
+                };
+                engine.go(&game, limits, Box::new(|_| {}));
+                *search = Some(engine.stop_handle());
                 let tx = tx.clone();
-                let ai = Arc::clone(ai);
                 std::thread::spawn(move || {
-                    let mv =
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ai(&game, level)))
-                            .unwrap_or(None);
+                    let mv = engine.wait().best;
                     let _ = tx.send(Event::AiMove { generation, mv });
                 });
             }

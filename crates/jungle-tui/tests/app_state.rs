@@ -234,7 +234,10 @@ fn undo_against_the_engine_takes_back_the_pair_and_cancels_a_search() {
     // Undo while the engine thinks: the own move goes and the late answer is dropped.
     let (g, _) = think_generation(&type_text(&mut app, now, "g3g4")).unwrap();
     let cmds = press(&mut app, now, &[Key::Char('u')]);
-    assert!(cmds.is_empty());
+    assert!(
+        matches!(cmds.as_slice(), [Command::StopThinking]),
+        "the search is stopped and none started"
+    );
     assert!(app.game.is_empty());
     assert!(app.thinking.is_none());
     app.handle(
@@ -245,7 +248,8 @@ fn undo_against_the_engine_takes_back_the_pair_and_cancels_a_search() {
         now,
     );
     assert!(app.game.is_empty());
-    press(&mut app, now, &[Key::Char('u')]);
+    let cmds = press(&mut app, now, &[Key::Char('u')]);
+    assert!(cmds.is_empty());
     assert!(status(&app).contains("Nothing to undo"));
 }
 
@@ -647,4 +651,14 @@ fn after_a_reconnect_the_game_shown_is_watched_again() {
     assert_eq!(sent(&cmds), vec![json!({"t":"watch","game":"g1"})]);
     assert!(app.online.disconnected.is_none());
     assert!(app.game.len() == 1 && app.online.you == Some(Seat::Red));
+}
+
+#[test]
+fn a_new_game_while_the_engine_thinks_stops_it_and_restarts_it_when_it_moves_first() {
+    let (mut app, cmds, now) = new(engine(Color::Blue), None);
+    let (g, _) = think_generation(&cmds).unwrap();
+    let cmds = press(&mut app, now, &[Key::Char('n')]);
+    assert!(matches!(cmds.first(), Some(Command::StopThinking)));
+    let (g2, len) = think_generation(&cmds).expect("a fresh search");
+    assert!(g2 > g && len == 0);
 }
