@@ -36,7 +36,7 @@ const LMP_MAX_DEPTH: i32 = 3;
 const LMP_BASE: usize = 4;
 /// Futility pruning: at this depth or less, quiet moves are skipped when the static evaluation
 /// plus `FUTILITY_MARGIN * depth` cannot reach alpha.
-const FUTILITY_MAX_DEPTH: i32 = 2;
+const FUTILITY_MAX_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 150;
 /// Internal iterative reduction: from this depth on, a node without a hash move is searched one
 /// ply shallower (0 = off).
