@@ -607,16 +607,22 @@ impl<'a> Searcher<'a> {
             best = stand;
             alpha = alpha.max(stand);
         }
-        let mut moves = pos.legal_moves();
-        let doors = DEN_DOORS[(!us).index()];
-        if forced {
-            moves.retain(|m| threats.contains(m.to_sq()));
-            if moves.is_empty() {
-                return -MATE + ply as i32 + 2;
-            }
+        // Only the wanted moves are generated (in the order `legal_moves` would give them).
+        let wanted = if forced {
+            threats
+        } else if qply < QS_THREAT_PLIES {
+            pos.by_color(!us) | DEN_DOORS[(!us).index()]
         } else {
-            let threat_moves = qply < QS_THREAT_PLIES;
-            moves.retain(|m| pos.is_capture(m) || (threat_moves && doors.contains(m.to_sq())));
+            pos.by_color(!us)
+        };
+        let mut moves = MoveList::new();
+        for from in pos.by_color(us) {
+            for to in pos.targets(from) & wanted {
+                moves.push(Move::new(from, to));
+            }
+        }
+        if forced && moves.is_empty() {
+            return -MATE + ply as i32 + 2;
         }
         if moves.is_empty() {
             return best;
