@@ -46,7 +46,28 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(rules_cmds::protect_pass_args(std::env::args_os()));
+    let cli = match Cli::try_parse_from(rules_cmds::protect_pass_args(std::env::args_os())) {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            // Usage errors: one line on stderr, exit status 2.
+            let text = e.to_string();
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error: invalid arguments");
+            eprintln!("{} (see --help)", line.trim_end());
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Perft(a) => rules_cmds::perft(a),
         Command::Moves(a) => rules_cmds::moves(a),
