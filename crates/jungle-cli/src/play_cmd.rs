@@ -43,7 +43,8 @@ Examples:
   jungle play --hotseat                two people at one keyboard
   jungle play --server http://127.0.0.1:8080            online against the next player
   jungle play --server http://127.0.0.1:8080 --level 5  online against the server's AI
-  jungle play --server http://127.0.0.1:8080 --hotseat  an online game at one keyboard";
+  jungle play --server http://127.0.0.1:8080 --hotseat  an online game at one keyboard
+  jungle play --server http://127.0.0.1:8080 --watch ID  watch a game";
 
 /// Arguments of `jungle play`.
 #[derive(Args)]
@@ -69,6 +70,9 @@ pub struct PlayArgs {
     /// --name is given).
     #[arg(long)]
     server: Option<String>,
+    /// Watch this online game (its id) instead of playing.
+    #[arg(long, requires = "server", conflicts_with_all = ["hotseat", "level"])]
+    watch: Option<String>,
     /// Online account name (the password comes from --password or JUNGLE_PASSWORD).
     #[arg(long, requires = "server")]
     name: Option<String>,
@@ -123,7 +127,9 @@ pub fn play(a: PlayArgs) -> Result<ExitCode> {
             if !a.hotseat && !rules.is_standard() {
                 bail!("--rules with --server applies to --hotseat games only");
             }
-            let first = if a.hotseat {
+            let first = if let Some(id) = &a.watch {
+                send::watch_id(id)
+            } else if a.hotseat {
                 send::play_hotseat(tc, &a.rules)
             } else if let Some(level) = a.level {
                 send::play_ai(level, color_of(a.color).name(), tc)

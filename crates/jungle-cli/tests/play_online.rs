@@ -126,9 +126,34 @@ fn two_clients_play_each_other_through_the_server() {
         c.iter().all(|c| c.app.game.len() == 2)
     });
 
-    // A move for a wrong ply is refused by the server and shown.
+    // The binary watches the game as a spectator and follows a further move.
     let id = red.app.online.game_id.clone().unwrap();
-    red.conn.send(send::play(&id, 7, "g4g5"));
+    let watcher = Pty::start(
+        "watch",
+        &[
+            "--server",
+            &server.url,
+            "--watch",
+            id.as_str().expect("a string id"),
+            "--lang",
+            "en",
+            "--glyphs",
+            "letters",
+        ],
+        (110, 30),
+    );
+    let s = watcher.wait_for("1. Rg4     Ra6");
+    assert!(s.contains("You are watching"), "{s}");
+    red.typed_move("g4g5");
+    until(&mut [&mut *red, &mut *blue], "the third move", |c| {
+        c.iter().all(|c| c.app.game.len() == 3)
+    });
+    watcher.wait_for("2. Rg5");
+    watcher.keys(&["q"]);
+    watcher.assert_exited_cleanly();
+
+    // A move for a wrong ply is refused by the server and shown.
+    red.conn.send(send::play(&id, 7, "a6a5"));
     until(&mut [&mut *red], "the refusal", |c| {
         c[0].app.status.as_ref().is_some_and(|s| s.error)
     });

@@ -593,6 +593,11 @@ impl App {
             self.error_msg(Msg::GameOver);
         } else if self.online.disconnected.is_some() {
             self.error_msg(Msg::Disconnected);
+        } else if self.opponent == Opponent::Online
+            && self.online.game_id.is_some()
+            && self.online.you.is_none()
+        {
+            self.info(Msg::Spectating);
         } else {
             self.error_msg(Msg::NotYourTurn);
         }
@@ -912,7 +917,12 @@ impl App {
                 if let Some(g) = self.online.game_id.clone() {
                     return vec![Command::Send(send::watch(&g))];
                 }
-                if let Some(g) = games.first() {
+                // Asked to watch a game: that one, not our own live games.
+                let watching = self
+                    .online_start
+                    .as_ref()
+                    .is_some_and(|m| m["t"] == "watch");
+                if let (Some(g), false) = (games.first(), watching) {
                     return vec![Command::Send(send::watch(g))];
                 }
                 if let Some(first) = self.online_start.clone() {

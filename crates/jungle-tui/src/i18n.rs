@@ -273,7 +273,11 @@ impl Msg {
                 "對手想再來一局：按 n 同意",
             ],
             RematchSent => ["Rematch offered", "已请求再来一局", "已請求再來一局"],
-            Spectating => ["watching", "观战", "觀戰"],
+            Spectating => [
+                "You are watching this game",
+                "你正在观战",
+                "你正在觀戰",
+            ],
             OpponentAway => ["disconnected", "已断线", "已斷線"],
             Clock => ["clock", "局时", "局時"],
             MoveTimer => ["move", "步时", "步時"],

@@ -325,6 +325,11 @@ pub mod send {
         json!({"t": "watch", "game": game})
     }
 
+    /// `watch` for a game id typed by a person.
+    pub fn watch_id(id: &str) -> Value {
+        watch(&Value::String(id.to_string()))
+    }
+
     /// `move`: play `mv` as ply number `ply`.
     pub fn play(game: &Value, ply: usize, mv: &str) -> Value {
         json!({"t": "move", "game": game, "ply": ply, "move": mv})

@@ -206,6 +206,9 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
     let mode = match app.opponent {
         Opponent::Engine { .. } => String::new(),
         Opponent::Hotseat => app.t(Msg::Hotseat).to_string(),
+        Opponent::Online if app.online.game_id.is_some() && app.online.you.is_none() => {
+            format!("{} - {}", app.t(Msg::Online), app.t(Msg::Spectating))
+        }
         Opponent::Online => app.t(Msg::Online).to_string(),
     };
     if !mode.is_empty() {

@@ -662,3 +662,26 @@ fn a_new_game_while_the_engine_thinks_stops_it_and_restarts_it_when_it_moves_fir
     let (g2, len) = think_generation(&cmds).expect("a fresh search");
     assert!(g2 > g && len == 0);
 }
+
+#[test]
+fn watching_a_game_asks_for_it_even_with_own_live_games() {
+    let mut c = config(Opponent::Online, None);
+    c.online_start = Some(jungle_tui::proto::send::watch_id("g5"));
+    let now = Instant::now();
+    let (mut app, _) = App::new(c, now);
+    let cmds = server(
+        &mut app,
+        now,
+        json!({"t":"welcome","user":{},"games":["g1"]}),
+    );
+    assert_eq!(sent(&cmds), vec![json!({"t":"watch","game":"g5"})]);
+    app.handle(
+        Event::Server(state("x", &["g3g4"], json!({"id": "g5", "you": null}))),
+        now,
+    );
+    assert!(!app.can_move(), "a spectator does not move");
+    let cmds = type_text(&mut app, now, "a7a6");
+    assert!(cmds.is_empty());
+    assert_eq!(app.game.len(), 1);
+    assert!(status(&app).contains("watching"), "{}", status(&app));
+}
