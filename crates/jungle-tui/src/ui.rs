@@ -86,7 +86,7 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
 }
 
 /// The text of one square (4 columns) and its style.
-fn cell(app: &App, sq: Square) -> (String, Style) {
+fn cell(app: &App, sq: Square, targets: Bitboard, last: Option<jungle::Move>) -> (String, Style) {
     let pos = app.game.position();
     let bb = Bitboard::from_square(sq);
     let water = pos.water().contains(sq);
@@ -129,14 +129,13 @@ fn cell(app: &App, sq: Square) -> (String, Style) {
             }
         }
     };
-    let last = app.last_move();
     if last.is_some_and(|m| m.from() == Some(sq) || m.to() == Some(sq)) {
         style = style.add_modifier(Modifier::UNDERLINED);
         if bg.is_none() {
             style = style.bg(Tc::Rgb(60, 60, 60));
         }
     }
-    if app.targets().0 & bb.0 != 0 {
+    if targets.0 & bb.0 != 0 {
         style = style.bg(Tc::Green).fg(Tc::Black);
     }
     if app.selected == Some(sq) {
@@ -161,6 +160,9 @@ fn draw_board(f: &mut Frame, app: &App, area: Rect, cell_h: u16) {
     let inner = block.inner(area);
     f.render_widget(block, area);
     let mut lines: Vec<Line> = Vec::new();
+    // Computed once per frame, not per square: legal moves apply the history rules.
+    let targets = app.targets();
+    let last = app.last_move();
     for row in 0..9u8 {
         let rank = if app.flipped { row } else { 8 - row };
         for sub in 0..cell_h {
@@ -173,7 +175,7 @@ fn draw_board(f: &mut Frame, app: &App, area: Rect, cell_h: u16) {
             for col in 0..7u8 {
                 let file = if app.flipped { 6 - col } else { col };
                 let sq = Square::from_coords(file, rank).expect("on the board");
-                let (text, style) = cell(app, sq);
+                let (text, style) = cell(app, sq, targets, last);
                 let text = if sub + 1 == cell_h.div_ceil(2) || cell_h == 1 {
                     text
                 } else {
@@ -498,5 +500,34 @@ mod tests {
         assert!(all.contains("Red wins (entered the den)"), "{all}");
         assert!(all.contains("1. Rd9#"), "{all}");
         assert!(!all.contains("Red to move"), "{all}");
+    }
+
+    #[test]
+    fn the_cursor_the_selection_and_legal_targets_are_highlighted() {
+        let mut a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let now = Instant::now();
+        for k in [Key::Right, Key::Right, Key::Right, Key::Enter, Key::Up] {
+            a.handle(Event::Key(k), now);
+        }
+        let (w, h) = (90, 30);
+        let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+        term.draw(|f| draw(f, &a, now)).unwrap();
+        let buf = term.backend().buffer().clone();
+        let bg_of = |sq: Square| {
+            // Row of the square's rank label, column of its file (border, 3-column label).
+            let y = (0..h)
+                .find(|&y| {
+                    let label: String = (1..4).map(|x| buf[(x, y)].symbol()).collect();
+                    label.trim() == (sq.rank() + 1).to_string()
+                })
+                .unwrap();
+            buf[(1 + 3 + sq.file() as u16 * CELL_W + 1, y)].bg
+        };
+        assert_eq!(bg_of(Square::G4), Tc::Yellow, "the cursor");
+        assert_eq!(bg_of(Square::G3), Tc::LightGreen, "the selected rat");
+        assert_eq!(bg_of(Square::F3), Tc::Green, "a legal target");
+        assert_eq!(bg_of(Square::G2), Tc::Green, "a legal target");
+        assert_eq!(bg_of(Square::E5), Tc::Blue, "water");
+        assert_ne!(bg_of(Square::A3), Tc::Green, "not a target");
     }
 }
