@@ -59,9 +59,12 @@ test('a guest plays the computer to the end', async () => {
     }
     const m = await pickMove(page, 'red');
     if (!m) {
-      // Nothing to move: the game has just ended and its result is on the way.
-      await page.locator('dialog.modal[open]').waitFor();
-      break;
+      // Nothing to move right now: the game has just ended (its result is on the way) or the
+      // board is catching up with the server.
+      await shot(page, `vs-ai-nothing-to-move-${n}`);
+      await page.waitForFunction(() => document.querySelector('dialog.modal[open]')
+        || document.querySelector('.board .sq.movable'));
+      continue;
     }
     await clickMove(page, m);
     plies += 1;
