@@ -29,6 +29,7 @@ pub enum GlyphArg {
 const AFTER_HELP: &str = "\
 Keys while playing:
   arrow keys + Enter   pick an animal, then Enter on a highlighted square moves it
+  mouse                click an animal, then a highlighted square
   g3g4 / Rg4 + Enter   type a move (from-to squares, or animal letter + destination)
   u undo (against the AI)   v flip the board   n new game   s save / o open a game record
   Tab letters or Chinese characters   ? help   Esc cancel   q or Ctrl-C quit

@@ -115,6 +115,27 @@ fn the_screen_keeps_drawing_while_the_ai_thinks_and_undo_stops_it() {
 }
 
 #[test]
+fn mouse_clicks_move_an_animal() {
+    let pty = Pty::start(
+        "mouse",
+        &["--hotseat", "--lang", "en", "--glyphs", "letters"],
+        (100, 30),
+    );
+    pty.wait_for("Red to move");
+    // SGR mouse reports, 1-based: the rat on g3 is drawn at column 30, row 14; g4 at row 12.
+    for (col, row) in [(30, 14), (30, 12)] {
+        let press = format!("\x1b[<0;{col};{row}M");
+        assert!(pty
+            .tmux(&["send-keys", "-t", "t", "-l", &press])
+            .status
+            .success());
+    }
+    pty.wait_for("1. Rg4");
+    pty.keys(&["q"]);
+    pty.assert_exited_cleanly();
+}
+
+#[test]
 fn traditional_chinese_screen() {
     let pty = Pty::start("zh", &["--hotseat", "--lang", "zh-Hant"], (100, 30));
     let s = pty.wait_for("紅方走棋");

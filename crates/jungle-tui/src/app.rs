@@ -112,6 +112,8 @@ pub enum Event {
     },
     /// A message from the server.
     Server(ServerMsg),
+    /// A mouse click on a square: the cursor goes there and it is picked as with Enter.
+    Click(Square),
     /// The server connection ended, and why.
     Disconnected(String),
     /// Time passed (redraw clocks).
@@ -245,6 +247,14 @@ impl App {
     pub fn handle(&mut self, event: Event, now: Instant) -> Vec<Command> {
         match event {
             Event::Key(k) => self.key(k, now),
+            Event::Click(sq) => {
+                if self.help || self.prompt.is_some() {
+                    return Vec::new();
+                }
+                self.input.clear();
+                self.cursor = sq;
+                self.pick(now)
+            }
             Event::AiMove { generation, mv } => self.ai_move(generation, mv, now),
             Event::Server(m) => self.server(m, now),
             Event::Disconnected(why) => {

@@ -197,9 +197,9 @@ impl Msg {
             ],
             MoveLabel => ["Move", "走法", "走法"],
             KeysHelp => [
-                "arrows+Enter move  type g3g4/Rg4  u undo  v flip  n new  s save  o open  Tab glyphs  ? help  q quit",
-                "方向键+回车走棋  输入 g3g4/Rg4  u 悔棋  v 翻转  n 新局  s 保存  o 打开  Tab 字形  ? 帮助  q 退出",
-                "方向鍵+Enter 走棋  輸入 g3g4/Rg4  u 悔棋  v 翻轉  n 新局  s 儲存  o 開啟  Tab 字形  ? 說明  q 離開",
+                "arrows+Enter/click move  type g3g4/Rg4  u undo  v flip  n new  s save  o open  Tab glyphs  ? help  q quit",
+                "方向键+回车/鼠标点击走棋  输入 g3g4/Rg4  u 悔棋  v 翻转  n 新局  s 保存  o 打开  Tab 字形  ? 帮助  q 退出",
+                "方向鍵+Enter/滑鼠點擊走棋  輸入 g3g4/Rg4  u 悔棋  v 翻轉  n 新局  s 儲存  o 開啟  Tab 字形  ? 說明  q 離開",
             ],
             KeysOnline => [
                 "arrows+Enter move  type g3g4/Rg4  = draw  ! resign  u takeback(AI)  n rematch  v flip  s save  q quit",
@@ -208,19 +208,19 @@ impl Msg {
             ],
             HelpTitle => ["Help", "帮助", "說明"],
             HelpBody => [
-                "Move with the arrow keys, Enter picks an animal, then Enter on a highlighted square moves it.\n\
+                "Move with the arrow keys, Enter picks an animal, then Enter on a highlighted square moves it (or click the animal, then the square).\n\
                  Or type a move: g3g4 (from, to) or Rg4 (animal letter, destination), then Enter.\n\
                  Animals: E elephant > L lion > T tiger > P leopard > D dog > W wolf > C cat > R rat; the rat takes the elephant.\n\
                  Red is uppercase, Blue lowercase. ~~ water (only the rat swims; lion and tiger jump it), ## (阱) trap, @@ (穴) den.\n\
                  Win by entering the enemy den, capturing every enemy animal, or leaving the enemy no move.\n\
                  Esc cancels. Ctrl-C quits at any time. Press any key to close this help.",
-                "方向键移动光标，回车选中动物，再在高亮的格子上回车即可走棋。\n\
+                "方向键移动光标，回车选中动物，再在高亮的格子上回车即可走棋（也可以用鼠标点击动物和目标格）。\n\
                  也可以直接输入走法：g3g4（起点终点）或 Rg4（动物字母加终点），再按回车。\n\
                  动物大小：象 > 狮 > 虎 > 豹 > 狗 > 狼 > 猫 > 鼠；鼠可以吃象。\n\
                  ~~ 为小河（只有鼠能下水，狮虎可以跳河），阱（##）为陷阱，穴（@@）为兽穴。\n\
                  走进对方兽穴、吃光对方动物或使对方无棋可走即获胜。\n\
                  Esc 取消。任何时候按 Ctrl-C 退出。按任意键关闭帮助。",
-                "方向鍵移動游標，Enter 選取動物，再在高亮的格子上按 Enter 即可走棋。\n\
+                "方向鍵移動游標，Enter 選取動物，再在高亮的格子上按 Enter 即可走棋（也可以用滑鼠點擊動物和目標格）。\n\
                  也可以直接輸入走法：g3g4（起點終點）或 Rg4（動物字母加終點），再按 Enter。\n\
                  動物大小：象 > 獅 > 虎 > 豹 > 狗 > 狼 > 貓 > 鼠；鼠可以吃象。\n\
                  ~~ 為小河（只有鼠能下水，獅虎可以跳河），阱（##）為陷阱，穴（@@）為獸穴。\n\

@@ -4,7 +4,9 @@
 use crate::app::{App, Command, Config, Event, Key};
 use crate::net::{self, Connection, ServerUrl, SocketEvent};
 use crate::ui;
-use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
+use crossterm::event::{
+    self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
 use jungle_engine::{Engine, EngineOptions, Limits, StopHandle};
@@ -51,14 +53,24 @@ impl TerminalGuard {
     fn enter() -> io::Result<TerminalGuard> {
         terminal::enable_raw_mode()?;
         let guard = TerminalGuard;
-        execute!(io::stdout(), EnterAlternateScreen, cursor::Hide)?;
+        execute!(
+            io::stdout(),
+            EnterAlternateScreen,
+            cursor::Hide,
+            event::EnableMouseCapture
+        )?;
         Ok(guard)
     }
 }
 
 fn restore_terminal() {
     let _ = terminal::disable_raw_mode();
-    let _ = execute!(io::stdout(), LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(
+        io::stdout(),
+        event::DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
 }
 
 impl Drop for TerminalGuard {
@@ -140,6 +152,13 @@ pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
             loop {
                 match event::read()? {
                     TermEvent::Key(k) => events.extend(key_of(k).map(Event::Key)),
+                    TermEvent::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => {
+                        let size = terminal.size()?;
+                        let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+                        if let Some(sq) = ui::square_at(&app, area, m.column, m.row) {
+                            events.push(Event::Click(sq));
+                        }
+                    }
                     TermEvent::Resize(_, _) => terminal.autoresize()?,
                     _ => {}
                 }

@@ -40,13 +40,19 @@ fn block(app: &App) -> Block<'static> {
     }
 }
 
-/// Draws the whole screen.
-pub fn draw(f: &mut Frame, app: &App, now: Instant) {
-    let area = f.area();
+/// Where the parts of the screen go.
+struct Areas {
+    board: Rect,
+    cell_h: u16,
+    panel: Rect,
+    status: Rect,
+    keys: Rect,
+}
+
+/// The layout of a screen of size `area`; `None` when it is too small to draw.
+fn areas(area: Rect) -> Option<Areas> {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        let p = Paragraph::new(app.t(Msg::TooSmall)).wrap(Wrap { trim: true });
-        f.render_widget(p, area);
-        return;
+        return None;
     }
     // Two rows per square when there is room (squares then look square), else one.
     let cell_h: u16 = if area.height >= 9 * 2 + 3 + 2 { 2 } else { 1 };
@@ -64,13 +70,46 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
         .direction(Direction::Horizontal)
         .constraints([Constraint::Length(board_w), Constraint::Min(20)])
         .split(rows[0]);
-    let board_area = Rect {
-        height: board_h.min(cols[0].height),
-        ..cols[0]
+    Some(Areas {
+        board: Rect {
+            height: board_h.min(cols[0].height),
+            ..cols[0]
+        },
+        cell_h,
+        panel: cols[1],
+        status: rows[1],
+        keys: rows[2],
+    })
+}
+
+/// The square drawn at column `x`, row `y` of a screen of size `area` (for mouse clicks).
+pub fn square_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Square> {
+    let a = areas(area)?;
+    let inner = Block::default().borders(Borders::ALL).inner(a.board);
+    let col = x.checked_sub(inner.x + 3)? / CELL_W;
+    let row = y.checked_sub(inner.y)? / a.cell_h;
+    if col >= 7 || row >= 9 || y >= inner.y + inner.height {
+        return None;
+    }
+    let (file, rank) = if app.flipped {
+        (6 - col as u8, row as u8)
+    } else {
+        (col as u8, 8 - row as u8)
     };
-    draw_board(f, app, board_area, cell_h);
-    draw_panel(f, app, cols[1], now);
-    draw_status(f, app, rows[1]);
+    Square::from_coords(file, rank)
+}
+
+/// Draws the whole screen.
+pub fn draw(f: &mut Frame, app: &App, now: Instant) {
+    let area = f.area();
+    let Some(a) = areas(area) else {
+        let p = Paragraph::new(app.t(Msg::TooSmall)).wrap(Wrap { trim: true });
+        f.render_widget(p, area);
+        return;
+    };
+    draw_board(f, app, a.board, a.cell_h);
+    draw_panel(f, app, a.panel, now);
+    draw_status(f, app, a.status);
     let keys = if app.opponent == Opponent::Online {
         Msg::KeysOnline
     } else {
@@ -78,7 +117,7 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
     };
     f.render_widget(
         Paragraph::new(app.t(keys)).style(Style::default().fg(Tc::DarkGray)),
-        rows[2],
+        a.keys,
     );
     if app.help {
         draw_help(f, app, area);
@@ -529,5 +568,36 @@ mod tests {
         assert_eq!(bg_of(Square::G2), Tc::Green, "a legal target");
         assert_eq!(bg_of(Square::E5), Tc::Blue, "water");
         assert_ne!(bg_of(Square::A3), Tc::Green, "not a target");
+    }
+
+    #[test]
+    fn clicks_map_to_the_squares_drawn_there() {
+        let mut a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let area = Rect::new(0, 0, 90, 30);
+        // Top-left square: a9, or g1 when flipped; the rank labels and borders are no square.
+        assert_eq!(square_at(&a, area, 4, 1), Some(Square::A9));
+        assert_eq!(square_at(&a, area, 7, 2), Some(Square::A9));
+        assert_eq!(
+            square_at(&a, area, 4 + 6 * CELL_W + 3, 1 + 8 * 2 + 1),
+            Some(Square::G1)
+        );
+        assert_eq!(square_at(&a, area, 2, 1), None);
+        assert_eq!(square_at(&a, area, 0, 0), None);
+        assert_eq!(square_at(&a, area, 4, 1 + 9 * 2), None, "the file letters");
+        assert_eq!(square_at(&a, area, 60, 5), None, "the side panel");
+        assert_eq!(
+            square_at(&a, Rect::new(0, 0, 20, 5), 4, 1),
+            None,
+            "too small"
+        );
+        a.handle(Event::Key(Key::Char('v')), Instant::now());
+        assert_eq!(square_at(&a, area, 4, 1), Some(Square::G1));
+        // Every square is hit by the click at its drawn position.
+        let a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        for sq in Square::all() {
+            let x = 4 + sq.file() as u16 * CELL_W + 1;
+            let y = 1 + (8 - sq.rank() as u16) * 2;
+            assert_eq!(square_at(&a, area, x, y), Some(sq));
+        }
     }
 }

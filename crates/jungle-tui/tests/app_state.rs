@@ -685,3 +685,17 @@ fn watching_a_game_asks_for_it_even_with_own_live_games() {
     assert_eq!(app.game.len(), 1);
     assert!(status(&app).contains("watching"), "{}", status(&app));
 }
+
+#[test]
+fn mouse_clicks_pick_an_animal_then_its_destination() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    app.handle(Event::Click(Square::G3), now);
+    assert_eq!(app.selected, Some(Square::G3));
+    app.handle(Event::Click(Square::G4), now);
+    assert_eq!(app.game.moves().collect::<Vec<_>>(), vec![mv("g3g4")]);
+    assert_eq!(app.cursor, Square::G4);
+    // A click while the help is open does nothing.
+    press(&mut app, now, &[Key::Char('?')]);
+    app.handle(Event::Click(Square::A7), now);
+    assert_eq!(app.selected, None);
+}
