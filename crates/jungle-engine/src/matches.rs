@@ -603,7 +603,13 @@ pub fn summary(config: &MatchConfig, t: &Tally) -> Vec<String> {
             t.score(),
             t.games()
         ),
-        format!("Elo difference: {elo:.1} (95% interval {lo:.1} to {hi:.1})"),
+        if t.games() > 0 && t.wins == t.games() {
+            "Elo difference: +inf (every game won)".to_string()
+        } else if t.games() > 0 && t.losses == t.games() {
+            "Elo difference: -inf (every game lost)".to_string()
+        } else {
+            format!("Elo difference: {elo:.1} (95% interval {lo:.1} to {hi:.1})")
+        },
         format!(
             "Forfeits (illegal move, timeout, crash): {} {}, {} {}",
             config.engines[0].name, t.forfeits_first, config.engines[1].name, t.forfeits_second

@@ -30,6 +30,9 @@ const RFP_MAX_DEPTH: i32 = 0;
 const RFP_MARGIN: i32 = 120;
 const LMR_MIN_DEPTH: i32 = 3;
 const LMR_MIN_MOVE: usize = 3;
+/// Late move reduction: `LMR_BASE + ln(depth) · ln(move number) / LMR_DIVISOR` plies.
+const LMR_BASE: f32 = 0.75;
+const LMR_DIVISOR: f32 = 2.25;
 /// Late move pruning: at this depth or less, quiet moves after the first
 /// `LMP_BASE + depth * depth` are skipped.
 const LMP_MAX_DEPTH: i32 = 3;
@@ -500,7 +503,7 @@ impl<'a> Searcher<'a> {
                     && !forced
                     && keys[i] < (1 << 26)
                 {
-                    r = 1 + (i as i32 >= 8) as i32 + (depth >= 8) as i32;
+                    r = (LMR_BASE + (depth as f32).ln() * (i as f32).ln() / LMR_DIVISOR) as i32;
                     if pv_node {
                         r -= 1;
                     }
