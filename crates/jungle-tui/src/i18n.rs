@@ -197,14 +197,14 @@ impl Msg {
             ],
             MoveLabel => ["Move", "走法", "走法"],
             KeysHelp => [
-                "arrows+Enter/click move  type g3g4/Rg4  u undo  v flip  n new  s save  o open  Tab glyphs  ? help  q quit",
-                "方向键+回车/鼠标点击走棋  输入 g3g4/Rg4  u 悔棋  v 翻转  n 新局  s 保存  o 打开  Tab 字形  ? 帮助  q 退出",
-                "方向鍵+Enter/滑鼠點擊走棋  輸入 g3g4/Rg4  u 悔棋  v 翻轉  n 新局  s 儲存  o 開啟  Tab 字形  ? 說明  q 離開",
+                "arrows+Enter, click or type g3g4: move  u undo  v flip  n new  s save  o open  ? help  q quit",
+                "方向键+回车/点击/输入 g3g4 走棋  u 悔棋  v 翻转  n 新局  s 保存  o 打开  ? 帮助  q 退出",
+                "方向鍵+Enter/點擊/輸入 g3g4 走棋  u 悔棋  v 翻轉  n 新局  s 儲存  o 開啟  ? 說明  q 離開",
             ],
             KeysOnline => [
-                "arrows+Enter move  type g3g4/Rg4  = draw  ! resign  u takeback(AI)  n rematch  v flip  s save  q quit",
-                "方向键+回车走棋  输入 g3g4/Rg4  = 求和  ! 认输  u 悔棋(电脑)  n 再来一局  v 翻转  s 保存  q 退出",
-                "方向鍵+Enter 走棋  輸入 g3g4/Rg4  = 求和  ! 認輸  u 悔棋(電腦)  n 再來一局  v 翻轉  s 儲存  q 離開",
+                "arrows+Enter, click or type g3g4: move  = draw  ! resign  u takeback  n rematch  ? help  q quit",
+                "方向键+回车/点击/输入 g3g4 走棋  = 求和  ! 认输  u 悔棋  n 再来一局  ? 帮助  q 退出",
+                "方向鍵+Enter/點擊/輸入 g3g4 走棋  = 求和  ! 認輸  u 悔棋  n 再來一局  ? 說明  q 離開",
             ],
             HelpTitle => ["Help", "帮助", "說明"],
             HelpBody => [
@@ -213,18 +213,24 @@ impl Msg {
                  Animals: E elephant > L lion > T tiger > P leopard > D dog > W wolf > C cat > R rat; the rat takes the elephant.\n\
                  Red is uppercase, Blue lowercase. ~~ water (only the rat swims; lion and tiger jump it), ## (阱) trap, @@ (穴) den.\n\
                  Win by entering the enemy den, capturing every enemy animal, or leaving the enemy no move.\n\
+                 Keys: u undo (against the AI), v flip, n new game, s save and o open a game record, Tab letters/characters.\n\
+                 Online: = offer or accept a draw, ! twice resigns, u takes back against the AI, n rematch.\n\
                  Esc cancels. Ctrl-C quits at any time. Press any key to close this help.",
                 "方向键移动光标，回车选中动物，再在高亮的格子上回车即可走棋（也可以用鼠标点击动物和目标格）。\n\
                  也可以直接输入走法：g3g4（起点终点）或 Rg4（动物字母加终点），再按回车。\n\
                  动物大小：象 > 狮 > 虎 > 豹 > 狗 > 狼 > 猫 > 鼠；鼠可以吃象。\n\
                  ~~ 为小河（只有鼠能下水，狮虎可以跳河），阱（##）为陷阱，穴（@@）为兽穴。\n\
                  走进对方兽穴、吃光对方动物或使对方无棋可走即获胜。\n\
+                 按键：u 悔棋（对电脑），v 翻转棋盘，n 新局，s 保存、o 打开棋谱，Tab 切换字母/汉字。\n\
+                 网络对局：= 求和或同意和棋，连按两次 ! 认输，u 向电脑悔棋，n 再来一局。\n\
                  Esc 取消。任何时候按 Ctrl-C 退出。按任意键关闭帮助。",
                 "方向鍵移動游標，Enter 選取動物，再在高亮的格子上按 Enter 即可走棋（也可以用滑鼠點擊動物和目標格）。\n\
                  也可以直接輸入走法：g3g4（起點終點）或 Rg4（動物字母加終點），再按 Enter。\n\
                  動物大小：象 > 獅 > 虎 > 豹 > 狗 > 狼 > 貓 > 鼠；鼠可以吃象。\n\
                  ~~ 為小河（只有鼠能下水，獅虎可以跳河），阱（##）為陷阱，穴（@@）為獸穴。\n\
                  走進對方獸穴、吃光對方動物或使對方無棋可走即獲勝。\n\
+                 按鍵：u 悔棋（對電腦），v 翻轉棋盤，n 新局，s 儲存、o 開啟棋譜，Tab 切換字母/漢字。\n\
+                 網路對局：= 求和或同意和棋，連按兩次 ! 認輸，u 向電腦悔棋，n 再來一局。\n\
                  Esc 取消。任何時候按 Ctrl-C 離開。按任意鍵關閉說明。",
             ],
             TooSmall => [

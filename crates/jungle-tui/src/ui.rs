@@ -399,7 +399,7 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
 
 fn draw_help(f: &mut Frame, app: &App, area: Rect) {
     let w = area.width.saturating_sub(4).min(100);
-    let h = area.height.saturating_sub(2).min(14);
+    let h = area.height.saturating_sub(2).min(16);
     let r = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
