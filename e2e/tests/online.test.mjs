@@ -59,6 +59,11 @@ test('two players register, pair by challenge link and play to a den win', async
     await clickMove(mover, DEN_WIN[i]);
     await waitMoves(other, i + 1);
     if (i === 8) await shot(bob.page, 'game-blue-view', true);
+    if (i === 10) {
+      // Red's leopard next to Blue's den is marked as a den threat on both boards.
+      assert.equal(await bob.page.locator('.board [data-sq="d8"].threat').count(), 1);
+      assert.equal(await alice.page.locator('.board [data-sq="d8"].threat').count(), 1);
+    }
   }
   const textA = await endingText(alice.page);
   const textB = await endingText(bob.page);

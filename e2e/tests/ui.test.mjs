@@ -25,9 +25,15 @@ test('the language follows the browser, switches, and is remembered', async () =
   await page.selectOption('#lang-select', 'zh-Hant');
   await page.locator('h1', { hasText: '鬥獸棋' }).waitFor();
   assert.match(await page.locator('header nav').innerText(), /大廳/);
+  // The sound switch is remembered as well.
+  assert.equal(await page.locator('[data-test=mute]').getAttribute('aria-pressed'), 'false');
+  await page.click('[data-test=mute]');
+  assert.equal(await page.locator('[data-test=mute]').getAttribute('aria-pressed'), 'true');
   await page.reload();
   await page.waitForSelector('body[data-ready="1"]');
   assert.equal(await page.locator('#lang-select').inputValue(), 'zh-Hant');
+  assert.equal(await page.locator('[data-test=mute]').getAttribute('aria-pressed'), 'true');
+  assert.match(await page.locator('[data-test=mute]').getAttribute('aria-label'), /聲音：關/);
   assert.match(await page.locator('header nav').innerText(), /排行榜/);
 
   // The board speaks the language too: a hotseat game in Traditional Chinese.
