@@ -24,7 +24,11 @@ cargo build -p jungle-cli
 target_dir=${CARGO_TARGET_DIR:-$root/target}
 bin="$target_dir/debug/jungle"
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+# Node is needed for the tests anyway, so it also finds a spare port and asks for health.
+port=$(node -e 'const s=require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+healthy() {
+  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "http://127.0.0.1:$port/api/health"
+}
 data=$(mktemp -d)
 log="$data/server.log"
 server_pid=""
@@ -43,13 +47,13 @@ JUNGLE_AI_MS_PER_LEVEL=${JUNGLE_AI_MS_PER_LEVEL:-20} JUNGLE_AUTH_PER_MIN=0 \
   "$bin" serve --listen "127.0.0.1:$port" --data-dir "$data" >"$log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 100); do
-  if curl -fsS "http://127.0.0.1:$port/api/health" >/dev/null 2>&1; then break; fi
+  if healthy; then break; fi
   if ! kill -0 "$server_pid" 2>/dev/null; then
     echo "the server exited:"; cat "$log"; exit 1
   fi
   sleep 0.2
 done
-curl -fsS "http://127.0.0.1:$port/api/health" >/dev/null || { echo "the server did not become healthy:"; cat "$log"; exit 1; }
+healthy || { echo "the server did not become healthy:"; cat "$log"; exit 1; }
 
 echo "== browser tests"
 status=0

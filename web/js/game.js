@@ -437,6 +437,11 @@ export function mountGame(root, id, ctx) {
   }
 
   function onMessage(msg) {
+    if (msg.t === 'error' && msg.re === 'move') {
+      // A refused move: make sure the board shows the server's position again.
+      socket.send({ t: 'watch', game: id });
+      return;
+    }
     if (msg.t === 'welcome') {
       socket.send({ t: 'watch', game: id });
       return;
