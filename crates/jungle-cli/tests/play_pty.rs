@@ -182,3 +182,60 @@ fn bad_arguments_are_refused_before_the_screen_opens() {
         assert!(help.contains(flag), "{flag} missing from --help:\n{help}");
     }
 }
+
+/// Not a test on its own: run by `a_panic_restores_the_terminal` inside the pseudo-terminal. It
+/// draws the board full-screen, then panics, so it always fails when run by itself.
+#[test]
+#[ignore = "fails on purpose; run inside a pseudo-terminal by a_panic_restores_the_terminal"]
+fn panic_probe() {
+    let config = jungle_tui::Config {
+        lang: jungle_tui::Lang::En,
+        glyphs: jungle_tui::Glyphs::Letters,
+        start: jungle::Position::start(jungle::Rules::STANDARD),
+        opponent: jungle_tui::Opponent::Hotseat,
+        online_start: None,
+        save_dir: std::env::temp_dir(),
+    };
+    let (app, _) = jungle_tui::App::new(config, std::time::Instant::now());
+    let r: Result<(), _> = jungle_tui::run::with_terminal(|t| {
+        t.draw(|f| jungle_tui::ui::draw(f, &app, std::time::Instant::now()))?;
+        // Wait (bounded) for a key, so the test can see the board before the panic.
+        wait_for_a_key();
+        panic!("probe panic while the board is on screen");
+    });
+    panic!("no terminal to draw on: {r:?}");
+}
+
+/// Reads one byte of input (the key the test sends), waiting at most a few seconds.
+fn wait_for_a_key() {
+    use std::io::Read;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut b = [0u8; 1];
+        let _ = std::io::stdin().read(&mut b);
+        let _ = tx.send(());
+    });
+    let _ = rx.recv_timeout(std::time::Duration::from_secs(10));
+}
+
+#[test]
+fn a_panic_restores_the_terminal() {
+    let exe = std::env::current_exe().unwrap();
+    let cmd = format!(
+        "RUST_BACKTRACE=0 '{}' panic_probe --exact --ignored --nocapture --test-threads=1",
+        exe.display()
+    );
+    let pty = Pty::start_cmd("panic", &cmd, (100, 30));
+    pty.wait_for("Red to move");
+    pty.keys(&["x"]);
+    let s = pty.assert_terminal_restored();
+    assert!(
+        s.contains("probe panic while the board is on screen"),
+        "{s}"
+    );
+    assert!(!s.contains("EXIT=0"), "the probe failed as it should:\n{s}");
+    assert!(
+        !s.contains("Red to move"),
+        "the alternate screen with the board is gone:\n{s}"
+    );
+}

@@ -13,6 +13,7 @@ use jungle_engine::{Engine, EngineOptions, Limits, StopHandle};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use std::io::{self, Stdout};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -46,12 +47,18 @@ pub enum RunError {
     Terminal(#[from] io::Error),
 }
 
+/// Whether the terminal is in full-screen mode now. Restoring twice would be harmful: leaving
+/// the alternate screen again moves the cursor back to where it was saved, over the lines
+/// printed since (a panic message, say).
+static FULL_SCREEN: AtomicBool = AtomicBool::new(false);
+
 /// Puts the terminal back as it was; runs on drop, so on every return path and on unwinding.
 struct TerminalGuard;
 
 impl TerminalGuard {
     fn enter() -> io::Result<TerminalGuard> {
         terminal::enable_raw_mode()?;
+        FULL_SCREEN.store(true, Ordering::SeqCst);
         let guard = TerminalGuard;
         execute!(
             io::stdout(),
@@ -64,6 +71,9 @@ impl TerminalGuard {
 }
 
 fn restore_terminal() {
+    if !FULL_SCREEN.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = terminal::disable_raw_mode();
     let _ = execute!(
         io::stdout(),
@@ -82,11 +92,14 @@ impl Drop for TerminalGuard {
 /// Also restores the terminal before a panic message is printed (the guard would only run
 /// after it, leaving the message garbled by raw mode).
 fn install_panic_hook() {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        restore_terminal();
-        previous(info);
-    }));
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore_terminal();
+            previous(info);
+        }));
+    });
 }
 
 fn key_of(k: event::KeyEvent) -> Option<Key> {
@@ -137,55 +150,69 @@ pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
         }
         None => None,
     };
+    with_terminal(|terminal| {
+        let (mut app, cmds) = App::new(config, Instant::now());
+        let mut search: Option<StopHandle> = None;
+        let mut quit = apply(cmds, &tx, conn_of(&link), &mut search);
+        while !quit {
+            draw(terminal, &app)?;
+            let mut events = Vec::new();
+            if event::poll(Duration::from_millis(100))? {
+                // Drain everything already typed, so a pasted move arrives at once.
+                loop {
+                    match event::read()? {
+                        TermEvent::Key(k) => events.extend(key_of(k).map(Event::Key)),
+                        TermEvent::Mouse(m)
+                            if m.kind == MouseEventKind::Down(MouseButton::Left) =>
+                        {
+                            let size = terminal.size()?;
+                            let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+                            if let Some(sq) = ui::square_at(&app, area, m.column, m.row) {
+                                events.push(Event::Click(sq));
+                            }
+                        }
+                        TermEvent::Resize(_, _) => terminal.autoresize()?,
+                        _ => {}
+                    }
+                    if !event::poll(Duration::ZERO)? {
+                        break;
+                    }
+                }
+            }
+            events.extend(rx.try_iter());
+            events.push(Event::Tick);
+            for e in events {
+                if let (Event::Disconnected(_), Some(l)) = (&e, link.as_mut()) {
+                    l.conn = None;
+                    l.retry_at = Some(Instant::now() + RECONNECT_PAUSE);
+                }
+                let cmds = app.handle(e, Instant::now());
+                if apply(cmds, &tx, conn_of(&link), &mut search) {
+                    quit = true;
+                    break;
+                }
+            }
+            if let Some(l) = link.as_mut() {
+                l.maybe_reconnect(&tx);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The full-screen terminal for `f`: raw mode, the alternate screen and mouse capture, all
+/// undone when `f` returns, fails or panics (the panic message then prints on the restored
+/// screen).
+pub fn with_terminal<T>(f: impl FnOnce(&mut Tui) -> Result<T, RunError>) -> Result<T, RunError> {
     install_panic_hook();
     let _guard = TerminalGuard::enter()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
-    let (mut app, cmds) = App::new(config, Instant::now());
-    let mut search: Option<StopHandle> = None;
-    let mut quit = apply(cmds, &tx, conn_of(&link), &mut search);
-    while !quit {
-        draw(&mut terminal, &app)?;
-        let mut events = Vec::new();
-        if event::poll(Duration::from_millis(100))? {
-            // Drain everything already typed, so a pasted move arrives at once.
-            loop {
-                match event::read()? {
-                    TermEvent::Key(k) => events.extend(key_of(k).map(Event::Key)),
-                    TermEvent::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => {
-                        let size = terminal.size()?;
-                        let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-                        if let Some(sq) = ui::square_at(&app, area, m.column, m.row) {
-                            events.push(Event::Click(sq));
-                        }
-                    }
-                    TermEvent::Resize(_, _) => terminal.autoresize()?,
-                    _ => {}
-                }
-                if !event::poll(Duration::ZERO)? {
-                    break;
-                }
-            }
-        }
-        events.extend(rx.try_iter());
-        events.push(Event::Tick);
-        for e in events {
-            if let (Event::Disconnected(_), Some(l)) = (&e, link.as_mut()) {
-                l.conn = None;
-                l.retry_at = Some(Instant::now() + RECONNECT_PAUSE);
-            }
-            let cmds = app.handle(e, Instant::now());
-            if apply(cmds, &tx, conn_of(&link), &mut search) {
-                quit = true;
-                break;
-            }
-        }
-        if let Some(l) = link.as_mut() {
-            l.maybe_reconnect(&tx);
-        }
-    }
-    Ok(())
+    f(&mut terminal)
 }
+
+/// The terminal the client draws on.
+pub type Tui = Terminal<CrosstermBackend<Stdout>>;
 
 /// Pause between reconnection attempts.
 const RECONNECT_PAUSE: Duration = Duration::from_secs(2);
@@ -225,7 +252,7 @@ fn conn_of(link: &Option<Link>) -> Option<&Connection> {
     link.as_ref().and_then(|l| l.conn.as_ref())
 }
 
-fn draw(terminal: &mut Terminal<CrosstermBackend<Stdout>>, app: &App) -> io::Result<()> {
+fn draw(terminal: &mut Tui, app: &App) -> io::Result<()> {
     terminal.draw(|f| ui::draw(f, app, Instant::now()))?;
     Ok(())
 }

@@ -53,14 +53,19 @@ pub struct Pty {
 }
 
 impl Pty {
+    /// Runs `jungle play ARGS` in the pseudo-terminal.
     pub fn start(name: &str, args: &[&str], size: (u16, u16)) -> Pty {
-        let socket = format!("jungle-pty-{}-{name}", std::process::id());
         let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
-        // After the client exits, print its status and whether the tty is back in canonical
+        Pty::start_cmd(name, &format!("'{BIN}' play {}", quoted.join(" ")), size)
+    }
+
+    /// Runs a shell command line in the pseudo-terminal.
+    pub fn start_cmd(name: &str, command: &str, size: (u16, u16)) -> Pty {
+        let socket = format!("jungle-pty-{}-{name}", std::process::id());
+        // After the command exits, print its status and whether the tty is back in canonical
         // mode (raw mode shows `-icanon`), then keep the pane open for inspection.
         let script = format!(
-            "'{BIN}' play {}; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; sleep 60",
-            quoted.join(" ")
+            "{command}; echo \"EXIT=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\?icanon'; sleep 60"
         );
         let pty = Pty { socket };
         let out = pty.tmux(&[
@@ -131,7 +136,15 @@ impl Pty {
         self.keys(&["Enter"]);
     }
 
+    /// The program exited with status 0 and the terminal is back in canonical mode.
     pub fn assert_exited_cleanly(&self) {
+        let s = self.assert_terminal_restored();
+        assert!(s.contains("EXIT=0"), "{s}");
+    }
+
+    /// The program has exited (any status) and the terminal is back in canonical mode;
+    /// returns the screen.
+    pub fn assert_terminal_restored(&self) -> String {
         let mode_line = |s: &str| {
             s.lines()
                 .skip_while(|l| !l.contains("EXIT="))
@@ -142,12 +155,12 @@ impl Pty {
         let s = self.wait("the exit status and the tty mode", |s| {
             mode_line(s).is_some()
         });
-        assert!(s.contains("EXIT=0"), "{s}");
         assert_eq!(
             mode_line(&s).as_deref(),
             Some("icanon"),
             "the terminal is left in raw mode:\n{s}"
         );
+        s
     }
 }
 
