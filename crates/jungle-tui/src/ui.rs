@@ -30,10 +30,10 @@ const ASCII_BORDER: ratatui::symbols::border::Set = ratatui::symbols::border::Se
     horizontal_bottom: "-",
 };
 
-/// A bordered block; ASCII borders when the screen is in Chinese (likely a CJK terminal).
+/// A bordered block; ASCII borders when Chinese is shown (likely in a CJK terminal).
 fn block(app: &App) -> Block<'static> {
     let b = Block::default().borders(Borders::ALL);
-    if app.lang.is_chinese() {
+    if app.lang.is_chinese() || app.glyphs == Glyphs::Chinese {
         b.border_set(ASCII_BORDER)
     } else {
         b
