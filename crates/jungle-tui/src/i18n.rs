@@ -197,14 +197,14 @@ impl Msg {
             ],
             MoveLabel => ["Move", "走法", "走法"],
             KeysHelp => [
-                "arrows+Enter, click or type g3g4: move  u undo  v flip  n new  s save  o open  ? help  q quit",
-                "方向键+回车/点击/输入 g3g4 走棋  u 悔棋  v 翻转  n 新局  s 保存  o 打开  ? 帮助  q 退出",
-                "方向鍵+Enter/點擊/輸入 g3g4 走棋  u 悔棋  v 翻轉  n 新局  s 儲存  o 開啟  ? 說明  q 離開",
+                "? help  q quit  arrows+Enter, click or type g3g4: move  u undo  v flip  n new  s save  o open",
+                "? 帮助  q 退出  方向键+回车/点击/输入 g3g4 走棋  u 悔棋  v 翻转  n 新局  s 保存  o 打开",
+                "? 說明  q 離開  方向鍵+Enter/點擊/輸入 g3g4 走棋  u 悔棋  v 翻轉  n 新局  s 儲存  o 開啟",
             ],
             KeysOnline => [
-                "arrows+Enter, click or type g3g4: move  = draw  ! resign  u takeback  n rematch  ? help  q quit",
-                "方向键+回车/点击/输入 g3g4 走棋  = 求和  ! 认输  u 悔棋  n 再来一局  ? 帮助  q 退出",
-                "方向鍵+Enter/點擊/輸入 g3g4 走棋  = 求和  ! 認輸  u 悔棋  n 再來一局  ? 說明  q 離開",
+                "? help  q quit  arrows+Enter, click or type g3g4: move  = draw  ! resign  u takeback  n rematch",
+                "? 帮助  q 退出  方向键+回车/点击/输入 g3g4 走棋  = 求和  ! 认输  u 悔棋  n 再来一局",
+                "? 說明  q 離開  方向鍵+Enter/點擊/輸入 g3g4 走棋  = 求和  ! 認輸  u 悔棋  n 再來一局",
             ],
             HelpTitle => ["Help", "帮助", "說明"],
             HelpBody => [

@@ -403,6 +403,8 @@ fn save_then_load_restores_the_game_and_bad_files_are_refused() {
     assert!(status(&app).starts_with("Cannot open"));
     enter_path(&mut app, now, 's', "/nonexistent/dir/x.pgn");
     assert!(status(&app).starts_with("Cannot save"));
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&bad);
 }
 
 #[test]
