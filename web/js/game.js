@@ -359,12 +359,16 @@ export function mountGame(root, id, ctx) {
   }
 
   let analysisSeq = 0;
+  let analysedPly = null;
   async function renderAnalysis() {
     if (!analysisOn || !g || isLive()) {
       evalBox.hidden = true;
+      analysedPly = null;
       return;
     }
     evalBox.hidden = false;
+    if (analysedPly === viewPly) return;
+    analysedPly = viewPly;
     const seq = ++analysisSeq;
     const ply = viewPly;
     evalBox.replaceChildren(h('span', {}, t('thinking')));
