@@ -786,7 +786,7 @@ impl App {
                 return Vec::new();
             };
             if self.online.result.is_none() {
-                self.error_msg(Msg::NotYourTurn);
+                self.error_msg(Msg::GameStillOn);
                 return Vec::new();
             }
             self.info(Msg::RematchSent);

@@ -130,6 +130,7 @@ pub enum Msg {
     TakebackOnlyAi,
     RematchOffered,
     RematchSent,
+    GameStillOn,
     Spectating,
     OpponentAway,
     Clock,
@@ -279,6 +280,11 @@ impl Msg {
                 "對手想再來一局：按 n 同意",
             ],
             RematchSent => ["Rematch offered", "已请求再来一局", "已請求再來一局"],
+            GameStillOn => [
+                "This game is still on (! twice resigns)",
+                "本局尚未结束（连按两次 ! 认输）",
+                "本局尚未結束（連按兩次 ! 認輸）",
+            ],
             Spectating => [
                 "You are watching this game",
                 "你正在观战",
@@ -415,6 +421,7 @@ mod tests {
             TakebackOnlyAi,
             RematchOffered,
             RematchSent,
+            GameStillOn,
             Spectating,
             OpponentAway,
             Clock,

@@ -552,6 +552,11 @@ fn online_draw_resign_takeback_and_rematch_keys() {
         now,
     );
     assert_eq!(app.game.len(), 2);
+    assert!(press(&mut app, now, &[Key::Char('n')]).is_empty());
+    assert!(
+        status(&app).contains("still on"),
+        "no rematch during the game"
+    );
     let cmds = press(&mut app, now, &[Key::Char('=')]);
     assert_eq!(sent(&cmds), vec![json!({"t":"draw_offer","game":"g1"})]);
     server(
