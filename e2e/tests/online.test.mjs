@@ -197,3 +197,26 @@ test('the lobby pairs a seek; a dropped connection comes back by itself; a draw 
   assert.deepEqual(alice.page.errors, []);
   assert.deepEqual(bob.page.errors, []);
 });
+
+test('quick pairing by time control, then a resignation', async () => {
+  for (const p of [alice.page, bob.page]) {
+    await p.goto(`${BASE}/#/lobby`);
+    const dlg = p.locator('dialog.modal[open]');
+    if (await dlg.count()) await dlg.locator('button.primary').click();
+  }
+  await alice.page.click('[data-test=quick-untimed]');
+  await alice.page.locator('.toast', { hasText: 'waiting for an opponent' }).first().waitFor();
+  await bob.page.click('[data-test=quick-untimed]');
+  const id = await gameId(alice.page);
+  assert.equal(await gameId(bob.page), id);
+  // Untimed: no clocks on either side.
+  assert.equal(await alice.page.locator('.clock').count(), 0);
+  await bob.page.click('[data-test=resign]');
+  await bob.page.locator('dialog.modal[open]').getByText('Do you really want to resign?').waitFor();
+  await bob.page.locator('dialog.modal[open] button.primary').click();
+  const text = await endingText(alice.page);
+  assert.match(text, /resignation/);
+  assert.match(text, /You won!/);
+  assert.deepEqual(alice.page.errors, []);
+  assert.deepEqual(bob.page.errors, []);
+});
