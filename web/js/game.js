@@ -76,6 +76,8 @@ export function mountGame(root, id, ctx) {
   const top = h('div', { class: 'player top' });
   const bottom = h('div', { class: 'player bottom' });
   const status = h('div', { class: 'status', 'data-test': 'status', role: 'status' });
+  // The same words above the board on narrow screens, where the side panel is below it.
+  const statusMini = h('div', { class: 'status status-mini', 'aria-hidden': 'true' });
   const controls = h('div', { class: 'controls' });
   const offerBar = h('div', { class: 'offer-bar', hidden: true });
   const moveList = h('ol', { class: 'moves', 'aria-label': t('moves') });
@@ -88,7 +90,7 @@ export function mountGame(root, id, ctx) {
     h('label', { for: 'move-input' }, t('type_move')), input, h('button', { type: 'submit' }, t('play_move')));
 
   root.replaceChildren(h('div', { class: 'game-layout' },
-    h('section', { class: 'board-col', 'aria-label': t('board') }, top, boardEl, bottom, inputForm),
+    h('section', { class: 'board-col', 'aria-label': t('board') }, statusMini, top, boardEl, bottom, inputForm),
     h('aside', { class: 'side-col' }, status, offerBar, controls, replayBar, evalBox,
       h('h2', { class: 'sub' }, t('moves')), moveList)));
 
@@ -207,6 +209,8 @@ export function mountGame(root, id, ctx) {
     const bottomColor = orientation;
     bottom.replaceChildren(...playerBox(bottomColor));
     top.replaceChildren(...playerBox(OTHER[bottomColor]));
+    bottom.classList.toggle('to-move', isLive() && g.turn === bottomColor);
+    top.classList.toggle('to-move', isLive() && g.turn === OTHER[bottomColor]);
   }
 
   function tickClocks() {
@@ -403,6 +407,8 @@ export function mountGame(root, id, ctx) {
     });
     status.textContent = statusText();
     status.classList.toggle('over', !isLive());
+    statusMini.textContent = status.textContent;
+    statusMini.classList.toggle('over', !isLive());
     inputForm.hidden = !(isLive() && g.you);
     renderPlayers();
     renderControls();
