@@ -384,7 +384,7 @@ export function mountGame(root, id, ctx) {
       evalBox.replaceChildren(...evalView(r, positions[ply]));
     } catch (e) {
       if (seq !== analysisSeq) return;
-      evalBox.replaceChildren(h('span', { class: 'error' }, t('err_generic', { msg: e.message })));
+      evalBox.replaceChildren(h('span', {}, t('no_analysis')));
     }
   }
 
@@ -626,8 +626,12 @@ export function mountAnalysis(root, params) {
     try {
       await api('POST', '/api/analyze', { fen: startFen, moves: next, ms: 50 });
     } catch (e) {
-      toast(e.code === 'illegal_move' || e.status === 400 ? `${t('move_illegal')} (${e.message})` : t('err_generic', { msg: e.message }), 'error');
-      return;
+      // 400: the server refused the move. Anything else (a finished position has nothing to
+      // analyse) still means the move was played.
+      if (e.status === 400 || e.status === 0) {
+        toast(e.status === 400 ? `${t('move_illegal')} (${e.message})` : t('err_network'), 'error');
+        return;
+      }
     }
     moves = next;
     positions.push(applyMove(positions[positions.length - 1], m));
@@ -663,7 +667,7 @@ export function mountAnalysis(root, params) {
       const r = await api('POST', '/api/analyze', { fen: startFen, moves, ms: 1000 });
       if (my === seq) evalBox.replaceChildren(...evalView(r, pos));
     } catch (e) {
-      if (my === seq) evalBox.replaceChildren(h('span', { class: 'error' }, t('err_generic', { msg: e.message })));
+      if (my === seq) evalBox.replaceChildren(h('span', {}, t('no_analysis')));
     }
   }
 

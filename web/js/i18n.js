@@ -177,6 +177,7 @@ const M = {
   open_analysis_board: ['在分析棋盘中打开', '在分析棋盤中打開', 'Open in the analysis board'],
   analysis_board: ['分析棋盘', '分析棋盤', 'Analysis board'],
   thinking: ['电脑思考中…', '電腦思考中…', 'Thinking…'],
+  no_analysis: ['这个局面没有分析（对局已结束）。', '這個局面沒有分析（對局已結束）。', 'No analysis for this position (the game is over).'],
   evaluation: ['形势', '形勢', 'Evaluation'],
   eval_for: ['以{side}的角度', '以{side}的角度', 'for {side}'],
   eval_den: ['{side}在 {n} 步内入穴', '{side}在 {n} 步內入穴', '{side} enters the den in {n}'],
