@@ -108,6 +108,14 @@ test('two players register, pair by challenge link and play to a den win', async
   await alice.page.locator('[data-test=ply]').filter({ hasText: 'Ply 13 of 13' }).waitFor();
   assert.equal(await alice.page.locator('.board [data-sq="d9"] .piece.red[data-role="P"]').count(), 1);
 
+  // Copy the game record (RULES §10) from the server.
+  await alice.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await alice.page.click('[data-test=copy-record]');
+  await alice.page.locator('.toast', { hasText: 'Copied' }).first().waitFor();
+  const record = await alice.page.evaluate(() => navigator.clipboard.readText());
+  assert.match(record, /\[Result "1-0"\]/);
+  assert.match(record, /Pd9# 1-0/);
+
   // The engine's evaluation and best line for a position of the replay.
   await alice.page.keyboard.press('Home');
   await alice.page.click('[data-test=analysis]');
