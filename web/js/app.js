@@ -6,6 +6,8 @@ import { api, Socket } from './net.js';
 import { h, toast, fmtTc, confirmDialog } from './ui.js';
 import { mountGame, mountAnalysis, resultText } from './game.js';
 import * as sound from './sound.js';
+import { Board } from './board.js';
+import { parseJfen, START_JFEN } from './jfen.js';
 
 const socket = new Socket();
 const store = {
@@ -121,6 +123,7 @@ function startGame(msg) {
 }
 
 function home(root) {
+  const startBoard = h('div', { class: 'howto-board' });
   const level = h('select', { id: 'ai-level' },
     Array.from({ length: 10 }, (_, i) => h('option', { value: String(i + 1), selected: i === 2 }, t('ai_level_n', { n: i + 1 }))));
   const color = h('div', { class: 'radios', role: 'radiogroup', 'aria-label': t('your_color') },
@@ -164,8 +167,13 @@ function home(root) {
         h('a', { class: 'button', href: '#/lobby' }, t('open_lobby'))),
     ),
     h('details', { class: 'card howto' }, h('summary', {}, t('howto_title')),
-      h('ul', {}, ['howto_1', 'howto_2', 'howto_3', 'howto_4', 'howto_5', 'howto_6'].map((k) => h('li', {}, t(k))))),
+      h('div', { class: 'howto-body' },
+        h('ul', {}, ['howto_1', 'howto_2', 'howto_3', 'howto_4', 'howto_5', 'howto_6'].map((k) => h('li', {}, t(k)))),
+        startBoard)),
   ));
+  // The start position with the ranks shown, to look at while reading the rules.
+  const board = new Board(startBoard);
+  board.set({ pos: parseJfen(START_JFEN), showRanks: true });
 }
 
 function lobby(root) {
