@@ -71,6 +71,7 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.match(textA, /entered the den/);
   assert.match(textA, /You won!/);
   assert.match(textB, /You lost/);
+  assert.match(textA, /Casual games change no score/);
   await shot(alice.page, 'den-win', true);
   // The move list shows the SAN from the server, ending with the den entry.
   await closeDialog(alice.page);

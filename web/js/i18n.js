@@ -211,6 +211,7 @@ const M = {
   reason_aborted: ['对局取消', '對局取消', 'aborted'],
   you_won: ['你赢了！', '你贏了！', 'You won!'],
   you_lost: ['你输了', '你輸了', 'You lost'],
+  casual_note: ['友谊赛不计分。', '友誼賽不計分。', 'Casual games change no score.'],
   short_game_note: ['不到 10 回合结束的对局不计分。', '不到 10 回合結束的對局不計分。', 'Games that end within 10 rounds change no score.'],
   your_changes: ['你的变化', '你的變化', 'Your changes'],
 
