@@ -36,6 +36,10 @@ pub struct ServeArgs {
     /// Account requests (guest, register, login) per address per minute; 0 = unlimited.
     #[arg(long, env = "JUNGLE_AUTH_PER_MIN", default_value_t = 30)]
     pub auth_per_min: u32,
+    /// SQLite only: `full` syncs every commit to disk; `normal` only writes it to the WAL
+    /// (faster; acknowledged moves survive a killed server but not a power cut).
+    #[arg(long, env = "JUNGLE_SQLITE_SYNC", default_value = "full", value_parser = ["full", "normal"])]
+    pub sqlite_sync: String,
     /// Mark the session cookie Secure (when served behind HTTPS).
     #[arg(long, env = "JUNGLE_SECURE_COOKIES")]
     pub secure_cookies: bool,
@@ -66,6 +70,7 @@ pub fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
         data_dir: a.data_dir,
         database_url: a.database_url,
         levels_file: a.levels,
+        sqlite_full_sync: a.sqlite_sync == "full",
         config: jungle_server::hub::ServerConfig {
             reconnect_grace_ms: i64::from(a.reconnect_grace) * 1000,
             ai_ms_per_level: i64::from(a.ai_ms_per_level),

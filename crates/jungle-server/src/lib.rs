@@ -78,6 +78,9 @@ pub struct ServeOptions {
     pub database_url: Option<String>,
     /// A JSON file with the level table (see `scoring::Level`).
     pub levels_file: Option<PathBuf>,
+    /// SQLite only: sync every commit to disk (true) or only to the WAL (false; see
+    /// [`Store::connect_with`]).
+    pub sqlite_full_sync: bool,
     /// Server tunables.
     pub config: ServerConfig,
 }
@@ -110,7 +113,7 @@ pub async fn build_state(
         }
     };
     let url = database_url(opts)?;
-    let store = Store::connect(&url, Arc::new(levels)).await?;
+    let store = Store::connect_with(&url, Arc::new(levels), opts.sqlite_full_sync).await?;
     let hub = Hub::new(store, clock, opts.config.clone());
     let resumed = hub.resume_all().await?;
     if resumed > 0 {

@@ -25,6 +25,9 @@ pub struct LoadOptions {
     pub server: Option<SocketAddr>,
 }
 
+/// The longest the bots may take to start their games.
+const SETUP_LIMIT: Duration = Duration::from_secs(300);
+
 /// The figures of a run.
 #[derive(Debug, Clone)]
 pub struct LoadReport {
@@ -116,6 +119,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
                 data_dir: dir.clone(),
                 database_url: None,
                 levels_file: None,
+                sqlite_full_sync: true,
                 config: ServerConfig {
                     max_ws_per_ip: usize::MAX,
                     auth_per_ip_per_min: 0,
@@ -140,7 +144,9 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
     let rss_before = rss_kib();
     let stats = Arc::new(Stats::default());
     let stop = Arc::new(AtomicBool::new(false));
-    let deadline = Instant::now() + Duration::from_secs(seconds) + Duration::from_secs(60);
+    // Setting up is bounded too: pairs not started within SETUP_LIMIT are not started.
+    let setup_deadline = Instant::now() + SETUP_LIMIT;
+    let deadline = setup_deadline + Duration::from_secs(seconds) + Duration::from_secs(10);
     // Set up the pairs, a bounded number at a time.
     let sem = Arc::new(tokio::sync::Semaphore::new(32));
     let mut tasks = Vec::new();
@@ -164,9 +170,14 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
                 }
             }
         }));
-        if Instant::now() > deadline {
+        if Instant::now() > setup_deadline {
             break;
         }
+    }
+    // Wait until every started pair has its game (or the setup time is up).
+    while stats.live.load(Ordering::Relaxed) < tasks.len() as i64 && Instant::now() < setup_deadline
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Measure from when every pair is set up.
     let start_moves = stats.moves.load(Ordering::Relaxed);

@@ -237,14 +237,35 @@ fn parse_id<T: std::str::FromStr>(s: String) -> Result<T> {
 
 impl Store {
     /// Connects to `url` (`sqlite://…` or `postgres://…`), turns on WAL for SQLite and runs the
-    /// migrations.
+    /// migrations. SQLite syncs every commit to disk (`synchronous=FULL`).
     pub async fn connect(url: &str, levels: Arc<LevelTable>) -> Result<Store> {
+        Self::connect_with(url, levels, true).await
+    }
+
+    /// [`Store::connect`], choosing for SQLite whether each commit is synced to disk
+    /// (`full_sync`, `synchronous=FULL`) or only written to the WAL (`synchronous=NORMAL`:
+    /// acknowledged moves survive a killed server, but not a power cut or an OS crash).
+    pub async fn connect_with(
+        url: &str,
+        levels: Arc<LevelTable>,
+        full_sync: bool,
+    ) -> Result<Store> {
         sqlx::any::install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
-        let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 4 } else { 16 })
-            .connect(url)
-            .await?;
+        let mut opts = AnyPoolOptions::new().max_connections(if sqlite { 4 } else { 16 });
+        if sqlite {
+            opts = opts.after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    use sqlx::Executor;
+                    let sync = if full_sync { "FULL" } else { "NORMAL" };
+                    conn.execute(format!("PRAGMA synchronous={sync}").as_str())
+                        .await?;
+                    conn.execute("PRAGMA busy_timeout=10000").await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = opts.connect(url).await?;
         if sqlite {
             sqlx::query("PRAGMA journal_mode=WAL")
                 .execute(&pool)

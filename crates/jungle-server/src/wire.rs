@@ -120,8 +120,8 @@ impl ColorChoice {
 #[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
 #[allow(missing_docs)]
 pub enum ClientMsg {
-    Ping,
-    Lobby,
+    Ping {},
+    Lobby {},
     Seek {
         tc: TimeControl,
         rated: bool,

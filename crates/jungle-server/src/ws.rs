@@ -272,8 +272,8 @@ impl Conn {
         let hub = self.state.hub.clone();
         let me = Seat::human(&self.user);
         match msg {
-            ClientMsg::Ping => self.send(serde_json::json!({"t": "pong"})).await,
-            ClientMsg::Lobby => {
+            ClientMsg::Ping {} => self.send(serde_json::json!({"t": "pong"})).await,
+            ClientMsg::Lobby {} => {
                 if self.lobby.is_none() {
                     let mut rx = hub.lobby_feed();
                     let out = self.out.clone();
@@ -470,8 +470,8 @@ fn parse_rules(r: Option<&str>) -> Result<Rules, WsError> {
 
 fn msg_type(m: &ClientMsg) -> &'static str {
     match m {
-        ClientMsg::Ping => "ping",
-        ClientMsg::Lobby => "lobby",
+        ClientMsg::Ping {} => "ping",
+        ClientMsg::Lobby {} => "lobby",
         ClientMsg::Seek { .. } => "seek",
         ClientMsg::CancelSeek { .. } => "cancel_seek",
         ClientMsg::AcceptSeek { .. } => "accept_seek",

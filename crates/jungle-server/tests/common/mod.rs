@@ -48,6 +48,7 @@ impl TestServer {
             data_dir: dir.to_path_buf(),
             database_url: url,
             levels_file: None,
+            sqlite_full_sync: true,
             config,
         };
         let state = jungle_server::build_state(&opts, Arc::new(clock.clone()))
