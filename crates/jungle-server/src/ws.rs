@@ -71,7 +71,10 @@ async fn upgrade(
     {
         return crate::ApiError::RateLimited.into_response();
     }
+    // Small buffers: messages are at most 4 KiB, and thousands of sockets are open at once.
     ws.max_message_size(64 * 1024)
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
             Conn::run(state.clone(), socket, user).await;
             state.limits.close_socket(ip);
