@@ -5,6 +5,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn session(script: &str) -> Vec<String> {
+    session_bytes(script.as_bytes())
+}
+
+fn session_bytes(script: &[u8]) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
         .arg("engine")
         .stdin(Stdio::piped())
@@ -12,12 +16,7 @@ fn session(script: &str) -> Vec<String> {
         .spawn()
         .expect("jungle engine starts");
     // Commands queue behind a running search, and the end of input finishes them: no timing.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(script).unwrap();
     let out = child.wait_with_output().expect("jungle engine ends");
     assert!(out.status.success());
     String::from_utf8(out.stdout)
@@ -150,4 +149,15 @@ fn game_over_answers_none() {
     let out = session("position fen 7/3D3/7/7/7/7/7/7/l6 r 0 1 moves d8d9\ngo depth 2\n");
     assert!(out.iter().any(|l| l == "bestmove (none)"), "{out:#?}");
     assert!(out.iter().any(|l| l.starts_with("info string game over")));
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_an_error_not_the_end() {
+    let out = session_bytes(b"isready\n\xff\xfe\n  \n\tgo depth 2\r\n");
+    assert_eq!(out.first().map(String::as_str), Some("readyok"));
+    assert!(
+        out[1].starts_with("info string error: unknown command"),
+        "{out:#?}"
+    );
+    assert!(out.iter().any(|l| l.starts_with("bestmove ")), "{out:#?}");
 }

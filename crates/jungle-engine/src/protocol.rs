@@ -52,15 +52,20 @@ pub fn info_line(i: &SearchInfo) -> String {
 pub fn run_stdio() -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
+        // Bytes, not `lines()`: a line that is not UTF-8 is a malformed command, not the end.
         let stdin = io::stdin();
-        for line in stdin.lock().lines() {
-            match line {
-                Ok(l) => {
-                    if tx.send(l).is_err() {
+        let mut input = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf).into_owned();
+                    if tx.send(line).is_err() {
                         break;
                     }
                 }
-                Err(_) => break,
             }
         }
     });
