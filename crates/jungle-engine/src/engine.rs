@@ -6,7 +6,7 @@ use crate::search::{
 };
 use crate::timeman::Deadline;
 use crate::tt::Tt;
-use crate::{EngineOptions, Limits, Score, SearchInfo, SearchResult};
+use crate::{EngineOptions, Limits, Score, SearchInfo, SearchResult, MAX_HASH_MB};
 use jungle::{Game, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -191,7 +191,7 @@ impl Drop for Engine {
 
 fn sanitize(mut o: EngineOptions) -> EngineOptions {
     o.threads = o.threads.clamp(1, 256);
-    o.hash_mb = o.hash_mb.clamp(1, 1 << 16);
+    o.hash_mb = o.hash_mb.clamp(1, MAX_HASH_MB);
     o.level = o.level.clamp(1, 10);
     o
 }

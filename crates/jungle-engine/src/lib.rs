@@ -119,12 +119,15 @@ pub struct SearchResult {
     pub pv: Vec<jungle::Move>,
 }
 
+/// The largest transposition table, in MiB.
+pub const MAX_HASH_MB: usize = 4096;
+
 /// Engine settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EngineOptions {
     /// Search threads (Lazy SMP); at least 1.
     pub threads: usize,
-    /// Transposition table size in MiB; at least 1.
+    /// Transposition table size in MiB, 1 to [`MAX_HASH_MB`].
     pub hash_mb: usize,
     /// Playing level 1 (beginner) … 10 (full strength); see [`level`].
     pub level: u8,

@@ -217,7 +217,7 @@ impl Session {
                 say(&self.out, "id author the Jungle project");
                 say(
                     &self.out,
-                    "option name Hash type spin default 16 min 1 max 65536",
+                    "option name Hash type spin default 16 min 1 max 4096",
                 );
                 say(
                     &self.out,
@@ -303,7 +303,7 @@ impl Session {
         };
         let mut o = self.options;
         match name.to_ascii_lowercase().as_str() {
-            "hash" => match number(value, 1, 65536) {
+            "hash" => match number(value, 1, crate::MAX_HASH_MB) {
                 Ok(n) => o.hash_mb = n,
                 Err(e) => return self.error(e),
             },

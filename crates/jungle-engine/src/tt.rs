@@ -31,15 +31,19 @@ pub(crate) struct Tt {
 const ENTRY_BYTES: usize = 16;
 
 impl Tt {
-    /// A table of about `mb` MiB (rounded down to a power of two entries).
+    /// A table of about `mb` MiB (rounded down to a power of two entries). When the memory cannot
+    /// be had, the size is halved until it can: a too-large `Hash` never aborts the engine.
     pub fn new(mb: usize) -> Tt {
         let want = (mb.max(1) << 20) / ENTRY_BYTES;
-        let n = if want.is_power_of_two() {
+        let mut n = if want.is_power_of_two() {
             want
         } else {
             want.next_power_of_two() / 2
         };
-        let mut slots = Vec::with_capacity(2 * n);
+        let mut slots: Vec<AtomicU64> = Vec::new();
+        while n > 1 && slots.try_reserve_exact(2 * n).is_err() {
+            n /= 2;
+        }
         slots.resize_with(2 * n, || AtomicU64::new(0));
         Tt {
             slots,
