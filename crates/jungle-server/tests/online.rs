@@ -719,3 +719,60 @@ async fn the_web_client_is_embedded_and_served_from_the_same_port() {
     assert_eq!(srv.get("/../Cargo.toml", None).await.status, 404);
     assert_eq!(srv.get("/api/nothing-here", None).await.status, 404);
 }
+
+#[tokio::test]
+async fn the_reconnect_grace_never_outlasts_the_players_clock() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(
+        &mut red,
+        &mut blue,
+        json!({"clock_s": 20, "inc_s": 0, "move_s": 0}),
+        false,
+    )
+    .await;
+    srv.clock.advance(15_000);
+    red.mv(&game, 0, "g3g4").await; // Red has 5 s left, Blue 20 s
+    blue.expect("moved").await;
+    // Red drops while Blue is to move: Red's grace is cut to Red's 5 s, not 60 s.
+    red.ws.close_ref().await;
+    assert_eq!(blue.expect("presence").await["red"], false);
+    srv.clock.advance(4_999);
+    blue.send(json!({"t": "ping"})).await;
+    blue.expect("pong").await;
+    srv.clock.advance(1);
+    let e = blue.expect("ended").await;
+    assert_eq!(
+        e["result"],
+        json!({"winner": "blue", "reason": "disconnect"})
+    );
+}
+
+#[tokio::test]
+async fn open_sockets_are_limited_per_address() {
+    let dir = tmp();
+    let mut config = test_config();
+    config.max_ws_per_ip = 2;
+    let srv = TestServer::start_with(dir.path(), config).await;
+    let a = srv.guest().await;
+    let _b = srv.guest().await;
+    let (tok, _) = jungle_server::client::guest(srv.addr).await.unwrap();
+    assert!(
+        jungle_server::client::WsClient::connect(srv.addr, &tok, None)
+            .await
+            .is_err()
+    );
+    a.ws.close().await;
+    // The slot frees once the server has seen the close: retry (each try is a round trip).
+    let mut ok = false;
+    for _ in 0..500 {
+        if let Ok(c) = jungle_server::client::WsClient::connect(srv.addr, &tok, None).await {
+            c.close().await;
+            ok = true;
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    assert!(ok, "a closed socket frees its slot");
+}
