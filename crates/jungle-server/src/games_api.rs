@@ -8,6 +8,7 @@ use crate::wire::{Clocks, GameResult, GameState, MoveEntry, PlayerInfo, RedBlue,
 use crate::AppState;
 use axum::extract::{Path, Query, State};
 use axum::http::header::CONTENT_TYPE;
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -21,6 +22,29 @@ pub fn router() -> Router<AppState> {
         .route("/api/games", get(list))
         .route("/api/games/{id}", get(one))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/challenges/{id}", get(challenge))
+}
+
+/// `GET /api/challenges/{id}`: who challenges, with which time control, rating and colour, so
+/// that the invited player sees it before accepting. 404 `not_found` once taken or gone.
+async fn challenge(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let gone = || ApiError::NotFound("challenge");
+    let id: crate::SeekId = id.parse().map_err(|_| gone())?;
+    let (owner, tc, rated, color) = state.hub.peek_challenge(&id).ok_or_else(gone)?;
+    let user = state.hub.store().user(&owner).await?.ok_or_else(gone)?;
+    Ok(Json(json!({
+        "challenge": {
+            "id": id,
+            "user": user.name,
+            "tc": tc,
+            "rated": rated,
+            "color": color.as_str(),
+        }
+    }))
+    .into_response())
 }
 
 async fn player(
@@ -105,8 +129,26 @@ fn replay(row: &GameRow, plies: &[PlyRow]) -> Result<Game, ApiError> {
     Ok(game)
 }
 
-/// The state of a stored game (finished, or live as last stored), as a spectator sees it.
-pub async fn stored_state(state: &AppState, id: &GameId) -> Result<Option<GameState>, ApiError> {
+/// Which side(s) `viewer` plays in a stored game: `red`, `blue`, `both` (hot seat), or None.
+fn you_in(row: &GameRow, viewer: Option<&crate::UserId>) -> Option<&'static str> {
+    let v = viewer?;
+    let red = row.red_user.as_ref() == Some(v);
+    let blue = row.blue_user.as_ref() == Some(v);
+    match (red, blue) {
+        (true, true) => Some("both"),
+        (true, false) => Some("red"),
+        (false, true) => Some("blue"),
+        (false, false) => None,
+    }
+}
+
+/// The state of a stored game (finished, or live as last stored), as `viewer` sees it (`you` is
+/// set when the viewer plays in it).
+pub async fn stored_state(
+    state: &AppState,
+    id: &GameId,
+    viewer: Option<&crate::UserId>,
+) -> Result<Option<GameState>, ApiError> {
     let store = state.hub.store();
     let Some(row) = store.game(id).await? else {
         return Ok(None);
@@ -129,7 +171,7 @@ pub async fn stored_state(state: &AppState, id: &GameId) -> Result<Option<GameSt
         id: row.id.clone(),
         red: player(state, &row.red_user, row.red_ai).await?,
         blue: player(state, &row.blue_user, row.blue_ai).await?,
-        you: None,
+        you: you_in(&row, viewer),
         rated: row.rated,
         tc: TimeControl::from_ms(row.tc),
         rules: row.rules.clone(),
@@ -174,23 +216,37 @@ pub async fn stored_state(state: &AppState, id: &GameId) -> Result<Option<GameSt
     }))
 }
 
-/// The state of any game: from its actor when live, else from the store.
-pub async fn game_state(state: &AppState, id: &GameId) -> Result<Option<GameState>, ApiError> {
+/// The state of any game as `viewer` sees it: from its actor when live, else from the store.
+pub async fn game_state(
+    state: &AppState,
+    id: &GameId,
+    viewer: Option<&crate::UserId>,
+) -> Result<Option<GameState>, ApiError> {
     if let Some(h) = state.hub.game(id) {
-        if let Some(s) = h.snapshot(None).await {
+        if let Some(s) = h.snapshot(viewer.cloned()).await {
             return Ok(Some(s));
         }
     }
-    stored_state(state, id).await
+    stored_state(state, id, viewer).await
 }
 
 fn parse_game_id(id: &str) -> Result<GameId, ApiError> {
     id.parse().map_err(|_| ApiError::NotFound("game"))
 }
 
-async fn one(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn one(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let id = parse_game_id(&id)?;
-    let game = game_state(&state, &id)
+    // Anyone may look; a missing or stale session just means a spectator's view.
+    let viewer = match crate::accounts::session_user(&state, &headers).await {
+        Ok(u) => Some(u.id),
+        Err(ApiError::Unauthorized) => None,
+        Err(e) => return Err(e),
+    };
+    let game = game_state(&state, &id, viewer.as_ref())
         .await?
         .ok_or(ApiError::NotFound("game"))?;
     Ok(Json(json!({ "game": game })).into_response())

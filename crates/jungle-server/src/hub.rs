@@ -531,6 +531,15 @@ impl Hub {
         id
     }
 
+    /// A look at an open challenge, without taking it: (owner, tc, rated, the owner's colour
+    /// choice).
+    pub fn peek_challenge(&self, id: &SeekId) -> Option<(UserId, TimeControl, bool, ColorChoice)> {
+        let reg = self.reg();
+        reg.challenges
+            .get(id)
+            .map(|c| (c.owner.clone(), c.tc, c.rated, c.color))
+    }
+
     /// Takes a challenge to start it: (owner, tc, rated, the owner's colour).
     pub fn take_challenge(
         &self,

@@ -87,6 +87,22 @@ async fn analyze(
         game.play(m)
             .map_err(|e| ApiError::BadRequest(format!("move {}: {e}", i + 1)))?;
     }
+    let legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+    if let Some(o) = game.outcome() {
+        // A finished position has nothing to search: say how it ended instead.
+        return Ok(Json(json!({
+            "result": {
+                "winner": o.winner.map(crate::wire::color_name),
+                "reason": o.termination.as_str(),
+            },
+            "score": null,
+            "depth": 0,
+            "pv": [],
+            "best": null,
+            "legal": legal,
+        }))
+        .into_response());
+    }
     let ms = req.ms.unwrap_or(500).clamp(10, 5000);
     let a = state
         .hub
@@ -103,6 +119,8 @@ async fn analyze(
         "depth": a.depth,
         "pv": a.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "best": a.best.map(|m| m.to_string()),
+        "result": null,
+        "legal": legal,
     }))
     .into_response())
 }

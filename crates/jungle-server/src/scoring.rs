@@ -21,8 +21,12 @@ pub struct Level {
     pub min_score: i64,
     /// Its English name.
     pub name_en: String,
-    /// Its Chinese name.
+    /// Its Chinese name (Simplified characters).
     pub name_zh: String,
+    /// Its Chinese name in Traditional characters. Optional in a level file (older files have
+    /// none): [`LevelTable::new`] fills it with `name_zh` then.
+    #[serde(default)]
+    pub name_zh_hant: String,
 }
 
 /// The level table (级别表), ordered by score; configurable with `--levels FILE` (a JSON list of
@@ -33,25 +37,26 @@ pub struct LevelTable(Vec<Level>);
 impl Default for LevelTable {
     fn default() -> Self {
         let rows = [
-            (0, "Beginner", "入门"),
-            (10, "Novice", "新手"),
-            (30, "Apprentice", "学徒"),
-            (60, "Amateur 1", "业余一级"),
-            (100, "Amateur 2", "业余二级"),
-            (160, "Amateur 3", "业余三级"),
-            (250, "Expert", "高手"),
-            (400, "Master", "大师"),
-            (600, "Grandmaster", "特级大师"),
-            (900, "Legend", "传奇"),
+            (0, "Beginner", "入门", "入門"),
+            (10, "Novice", "新手", "新手"),
+            (30, "Apprentice", "学徒", "學徒"),
+            (60, "Amateur 1", "业余一级", "業餘一級"),
+            (100, "Amateur 2", "业余二级", "業餘二級"),
+            (160, "Amateur 3", "业余三级", "業餘三級"),
+            (250, "Expert", "高手", "高手"),
+            (400, "Master", "大师", "大師"),
+            (600, "Grandmaster", "特级大师", "特級大師"),
+            (900, "Legend", "传奇", "傳奇"),
         ];
         LevelTable(
             rows.iter()
                 .enumerate()
-                .map(|(i, (min, en, zh))| Level {
+                .map(|(i, (min, en, zh, hant))| Level {
                     level: i as i64 + 1,
                     min_score: *min,
                     name_en: (*en).into(),
                     name_zh: (*zh).into(),
+                    name_zh_hant: (*hant).into(),
                 })
                 .collect(),
         )
@@ -62,6 +67,11 @@ impl LevelTable {
     /// A table from rows; they must start at score 0 with strictly rising scores and levels.
     pub fn new(mut rows: Vec<Level>) -> Result<LevelTable, String> {
         rows.sort_by_key(|l| l.min_score);
+        for l in &mut rows {
+            if l.name_zh_hant.is_empty() {
+                l.name_zh_hant = l.name_zh.clone();
+            }
+        }
         if rows.first().map(|l| l.min_score) != Some(0) {
             return Err("the level table must have a level starting at score 0".into());
         }
@@ -205,10 +215,24 @@ mod tests {
             min_score,
             name_en: "x".into(),
             name_zh: "x".into(),
+            name_zh_hant: "x".into(),
         };
         assert!(LevelTable::new(vec![l(1, 5)]).is_err());
         assert!(LevelTable::new(vec![l(1, 0), l(2, 0)]).is_err());
         assert!(LevelTable::new(vec![l(1, 0), l(2, 10)]).is_ok());
+    }
+
+    #[test]
+    fn older_level_files_without_traditional_names_still_load() {
+        let old = r#"[{"level":1,"min_score":0,"name_en":"Cub","name_zh":"幼崽"},
+                      {"level":2,"min_score":5,"name_en":"Hunter","name_zh":"猎手","name_zh_hant":"獵手"}]"#;
+        let rows: Vec<Level> = serde_json::from_str(old).unwrap();
+        let t = LevelTable::new(rows).unwrap();
+        assert_eq!(t.rows()[0].name_zh_hant, "幼崽");
+        assert_eq!(t.rows()[1].name_zh_hant, "獵手");
+        let d = LevelTable::default();
+        assert_eq!(d.rows()[2].name_zh, "学徒");
+        assert_eq!(d.rows()[2].name_zh_hant, "學徒");
     }
 
     #[test]

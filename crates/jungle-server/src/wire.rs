@@ -99,6 +99,15 @@ pub enum ColorChoice {
 }
 
 impl ColorChoice {
+    /// Its wire name: `red`, `blue` or `random`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ColorChoice::Red => "red",
+            ColorChoice::Blue => "blue",
+            ColorChoice::Random => "random",
+        }
+    }
+
     /// The colour, drawing one for `Random`.
     pub fn pick(self) -> Color {
         match self {

@@ -389,7 +389,7 @@ impl Conn {
                     self.follow(&h);
                     self.send_state(&h).await;
                 } else {
-                    let s = crate::games_api::stored_state(&self.state, &game)
+                    let s = crate::games_api::stored_state(&self.state, &game, Some(&self.user.id))
                         .await
                         .map_err(|_| WsError::new("internal", "cannot read the game"))?
                         .ok_or_else(|| WsError::new("not_found", "no such game"))?;

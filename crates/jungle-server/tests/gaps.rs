@@ -1,0 +1,151 @@
+//! The gaps the web client reported: `you` in stored games, analysis of finished positions and
+//! its legal moves, Traditional Chinese level names, and a look at a challenge before accepting.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+#[tokio::test]
+async fn a_finished_game_tells_its_players_which_side_they_played() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &DEN_WIN[..16]).await;
+    red.mv(&game, 16, "d8d9").await;
+    red.expect("ended").await;
+    blue.expect("ended").await;
+    let mut fan = srv.guest().await;
+
+    let path = format!("/api/games/{game}");
+    let you = |a: jungle_server::client::HttpAnswer| {
+        assert_eq!(a.status, 200, "{}", a.body);
+        let j = a.json();
+        assert_eq!(j["game"]["status"], "finished");
+        j["game"]["you"].clone()
+    };
+    assert_eq!(you(srv.get(&path, Some(&red.token)).await), "red");
+    assert_eq!(you(srv.get(&path, Some(&blue.token)).await), "blue");
+    assert_eq!(you(srv.get(&path, Some(&fan.token)).await), Value::Null);
+    assert_eq!(you(srv.get(&path, None).await), Value::Null);
+    // A stale cookie is a spectator, not an error.
+    assert_eq!(
+        you(srv.get(&path, Some("not-a-session")).await),
+        Value::Null
+    );
+
+    // `watch` of the finished game says the same.
+    for (p, want) in [(&mut red, json!("red")), (&mut blue, json!("blue"))] {
+        p.send(json!({"t": "watch", "game": game})).await;
+        let st = p.expect("game").await;
+        assert_eq!(st["game"]["status"], "finished");
+        assert_eq!(st["game"]["you"], want);
+    }
+    fan.send(json!({"t": "watch", "game": game})).await;
+    assert_eq!(fan.expect("game").await["game"]["you"], Value::Null);
+
+    // A hot-seat game's single player holds both sides.
+    let mut solo = srv.guest().await;
+    solo.send(json!({"t": "play_hotseat"})).await;
+    let hs = solo.expect("game").await["game"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    solo.mv(&hs, 0, "g3g4").await;
+    solo.send(json!({"t": "resign", "game": hs})).await;
+    solo.expect("ended").await;
+    let a = srv
+        .get(&format!("/api/games/{hs}"), Some(&solo.token))
+        .await;
+    assert_eq!(a.json()["game"]["you"], "both", "{}", a.body);
+    let a = srv.get(&format!("/api/games/{hs}"), Some(&fan.token)).await;
+    assert_eq!(a.json()["game"]["you"], Value::Null, "{}", a.body);
+}
+
+#[tokio::test]
+async fn analysis_of_a_finished_position_is_its_result_and_every_answer_lists_legal_moves() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let a = srv
+        .post(
+            "/api/analyze",
+            None,
+            Some(&json!({"moves": DEN_WIN, "ms": 20})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let j = a.json();
+    assert_eq!(j["result"], json!({"winner": "red", "reason": "den"}));
+    assert_eq!(j["best"], Value::Null);
+    assert_eq!(j["pv"], json!([]));
+    assert_eq!(j["legal"], json!([]));
+
+    let a = srv
+        .post(
+            "/api/analyze",
+            None,
+            Some(&json!({"moves": ["g3g4"], "ms": 20})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let j = a.json();
+    assert_eq!(j["result"], Value::Null);
+    let legal: Vec<&str> = j["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(legal.len(), 24, "{legal:?}");
+    // Blue to move: its rat a7 may step forward, Red's moves are not listed.
+    assert!(legal.contains(&"a7a6"), "{legal:?}");
+    assert!(!legal.iter().any(|m| m.starts_with("g4")), "{legal:?}");
+    assert!(legal.contains(&j["best"].as_str().unwrap()));
+}
+
+#[tokio::test]
+async fn levels_have_traditional_chinese_names() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let levels = srv.get("/api/levels", None).await.json();
+    let l = &levels["levels"][2];
+    assert_eq!(l["name_zh"], "学徒");
+    assert_eq!(l["name_zh_hant"], "學徒");
+    assert_eq!(levels["levels"][7]["name_zh_hant"], "大師");
+}
+
+#[tokio::test]
+async fn a_challenge_can_be_looked_at_before_it_is_accepted() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let tc = json!({"clock_s": 300, "inc_s": 3, "move_s": 30});
+    red.send(json!({"t": "challenge", "tc": tc, "rated": false, "color": "blue"}))
+        .await;
+    let id = red.expect("challenge_created").await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let path = format!("/api/challenges/{id}");
+    let a = srv.get(&path, None).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(
+        a.json()["challenge"],
+        json!({"id": id, "user": red.name(), "tc": tc, "rated": false, "color": "blue"})
+    );
+    // Looking does not take it.
+    assert_eq!(srv.get(&path, Some(&blue.token)).await.status, 200);
+    blue.send(json!({"t": "accept_challenge", "id": id})).await;
+    assert_eq!(blue.expect("game").await["game"]["you"], "red");
+    let gone = srv.get(&path, None).await;
+    assert_eq!(gone.status, 404);
+    assert_eq!(gone.json()["error"]["code"], "not_found");
+    let bad = srv.get("/api/challenges/..%2Fx", None).await;
+    assert_eq!(bad.status, 404);
+    assert_eq!(bad.json()["error"]["code"], "not_found");
+}
