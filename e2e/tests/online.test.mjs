@@ -42,6 +42,10 @@ test('two players register, pair by challenge link and play to a den win', async
   await shot(alice.page, 'lobby');
 
   await bob.page.goto(link);
+  // The challenge page says who challenges and which side the invited player gets.
+  await bob.page.locator('[data-test=challenge-lead]', { hasText: new RegExp(`${aName} invites you`, 'i') }).waitFor();
+  assert.equal(await bob.page.locator('[data-test=challenge-color]').innerText(), 'Blue');
+  assert.match(await bob.page.locator('[data-test=challenge-terms]').innerText(), /Casual/);
   await bob.page.click('[data-test=accept-challenge]');
   const idA = await gameId(alice.page);
   const idB = await gameId(bob.page);
@@ -124,6 +128,9 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.match(await alice.page.locator('[data-test=eval]').innerText(), /Evaluation: .*depth \d+/);
   assert.match(await alice.page.locator('[data-test=pv]').innerText(), /Best line: \S+/);
   await shot(alice.page, 'replay-analysis', true);
+  // The final position is over: the analysis says how it ended instead of searching.
+  await alice.page.keyboard.press('End');
+  await alice.page.locator('[data-test=eval-result]', { hasText: 'Game over: Red wins (entered the den)' }).waitFor({ timeout: 30000 });
 
   // The profile counts the finished game.
   await alice.page.goto(`${BASE}/#/u/${encodeURIComponent(aName)}`);

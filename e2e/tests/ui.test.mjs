@@ -35,6 +35,12 @@ test('the language follows the browser, switches, and is remembered', async () =
   assert.equal(await page.locator('[data-test=mute]').getAttribute('aria-pressed'), 'true');
   assert.match(await page.locator('[data-test=mute]').getAttribute('aria-label'), /聲音：關/);
   assert.match(await page.locator('header nav').innerText(), /排行榜/);
+  // Level names in Traditional characters, from the server's level table.
+  const me = await page.evaluate(() => window.jungle.store.user.name);
+  await page.goto(`${BASE}/#/u/${encodeURIComponent(me)}`);
+  await page.locator('[data-test=level]', { hasText: '入門' }).waitFor();
+  await page.goto(`${BASE}/#/`);
+  await page.waitForSelector('[data-test=start-hotseat]');
 
   // The board speaks the language too: a hotseat game in Traditional Chinese.
   await page.click('[data-test=start-hotseat]');
@@ -148,6 +154,12 @@ test('watching a live game from the list', async () => {
 test('the analysis board: load a position, moves checked by the server, evaluation shown', async () => {
   const { page } = await openPlayer(browser, { locale: 'en-US', hash: '/#/analysis' });
   await page.locator('[data-test=eval]').waitFor({ timeout: 30000 });
+  // Legal destinations come from the server's answer: the elephant on a3 may step to a4, not a5.
+  await page.locator('.board [data-sq="a3"]').click();
+  await page.locator('.board [data-sq="a4"].dest').waitFor();
+  assert.equal(await page.locator('.board [data-sq="a5"].dest').count(), 0);
+  assert.ok(await page.locator('.board .sq.movable').count() > 0);
+  await page.locator('.board [data-sq="a3"]').click();
   // A move the server refuses (the elephant cannot jump two squares) changes nothing.
   await page.fill('#an-move', 'a3a5');
   await page.press('#an-move', 'Enter');
@@ -162,6 +174,13 @@ test('the analysis board: load a position, moves checked by the server, evaluati
   await page.fill('#fen-input', 'not a position');
   await page.press('#fen-input', 'Enter');
   await page.locator('.toast.error', { hasText: 'Bad position' }).waitFor();
+  assert.deepEqual(page.errors, []);
+});
+
+test('a challenge link that is gone says so and offers no accept button', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US', hash: '/#/c/nosuchchallenge' });
+  await page.locator('[data-test=challenge-lead]', { hasText: 'no longer open' }).waitFor();
+  assert.equal(await page.locator('[data-test=accept-challenge]').isVisible(), false);
   assert.deepEqual(page.errors, []);
 });
 

@@ -30,7 +30,9 @@ let expectingGame = false;
 function levelName(level) {
   const l = store.levels.find((x) => x.level === level);
   if (!l) return t('level_n', { n: level });
-  return lang() === 'en' ? l.name_en : l.name_zh;
+  if (lang() === 'en') return l.name_en;
+  if (lang() === 'zh-Hant') return l.name_zh_hant || l.name_zh;
+  return l.name_zh;
 }
 
 // ---------- header ----------
@@ -242,10 +244,26 @@ function lobby(root) {
 }
 
 function challenge(root, id) {
-  root.replaceChildren(h('div', { class: 'center card' },
-    h('h1', {}, t('challenge_title')),
-    h('p', {}, t('challenge_lead')),
-    h('button', { type: 'button', class: 'primary big', 'data-test': 'accept-challenge', onclick: () => startGame({ t: 'accept_challenge', id }) }, t('accept_challenge'))));
+  // Who challenges, and on what terms, is shown before accepting (GET /api/challenges/{id}).
+  const lead = h('p', { 'data-test': 'challenge-lead' }, t('loading'));
+  const terms = h('dl', { class: 'challenge-terms', 'data-test': 'challenge-terms' });
+  const accept = h('button', { type: 'button', class: 'primary big', 'data-test': 'accept-challenge', hidden: true, onclick: () => startGame({ t: 'accept_challenge', id }) }, t('accept_challenge'));
+  const card = h('div', { class: 'center card' }, h('h1', {}, t('challenge_title')), lead, terms, accept);
+  root.replaceChildren(card);
+  api('GET', `/api/challenges/${encodeURIComponent(id)}`).then((r) => {
+    if (!card.isConnected) return;
+    const c = r.challenge;
+    const mine = c.color === 'red' ? 'blue' : c.color === 'blue' ? 'red' : 'random';
+    lead.textContent = t('challenge_from', { name: c.user });
+    terms.replaceChildren(
+      h('dt', {}, t('time_control')), h('dd', {}, fmtTc(c.tc)),
+      h('dt', {}, t('rated')), h('dd', {}, c.rated ? t('rated') : t('casual')),
+      h('dt', {}, t('your_color')), h('dd', { 'data-test': 'challenge-color' }, t(mine === 'random' ? 'random_color' : mine)));
+    accept.hidden = false;
+  }, (e) => {
+    if (!card.isConnected) return;
+    lead.textContent = e.status === 404 ? t('challenge_gone') : errText(e);
+  });
 }
 
 async function watchList(root) {

@@ -106,14 +106,8 @@ export function mountGame(root, id, ctx) {
   }
 
   function setGame(state) {
+    // The server says which seat is the viewer's (`you`), live or finished.
     g = state;
-    // A stored (finished) game does not say which seat is the viewer's: recognise the account.
-    if (!g.you && store.user) {
-      const mine = (c) => g[c] && !g[c].ai_level && g[c].name === store.user.name;
-      if (mine('red') && mine('blue')) g.you = 'both';
-      else if (mine('red')) g.you = 'red';
-      else if (mine('blue')) g.you = 'blue';
-    }
     store.games.set(id, g);
     positions = positionsOf(g.start_fen, g.moves || []);
     clockBase = g.clocks ? { ...g.clocks, at: performance.now() } : null;
@@ -381,7 +375,7 @@ export function mountGame(root, id, ctx) {
         fen: g.start_fen || START_JFEN, moves: g.moves.slice(0, ply).map((m) => m.move), rules: g.rules || undefined, ms: 800,
       });
       if (seq !== analysisSeq) return;
-      evalBox.replaceChildren(...evalView(r, positions[ply]));
+      evalBox.replaceChildren(...(r.result ? resultView(r.result) : evalView(r, positions[ply])));
     } catch (e) {
       if (seq !== analysisSeq) return;
       evalBox.replaceChildren(h('span', {}, t('no_analysis')));
@@ -576,6 +570,12 @@ export function mountGame(root, id, ctx) {
   };
 }
 
+/** The result of a finished analysed position, as elements. */
+function resultView(result) {
+  const { title, reason } = resultText(result);
+  return [h('div', { class: 'eval-score', 'data-test': 'eval-result' }, `${t('game_over_position')}: ${title} (${reason})`)];
+}
+
 /** The evaluation, depth and best line of an analysis answer, as elements. */
 function evalView(r, pos) {
   const score = r.score || {};
@@ -596,13 +596,16 @@ function evalView(r, pos) {
 }
 
 /**
- * The free analysis board (`#/analysis`): set up a position by JFEN, move animals (each move is
- * checked by the server's analysis endpoint), see the evaluation and the best line.
+ * The free analysis board (`#/analysis`): set up a position by JFEN, move animals (the legal
+ * moves come from the server's analysis endpoint, which also checks every move), see the
+ * evaluation and the best line, or the result once the position is over.
  */
 export function mountAnalysis(root, params) {
   let startFen = params.get('fen') || START_JFEN;
   let moves = [];
   let positions = [];
+  // The legal moves of the last position, from the server (empty until it answers).
+  let legal = [];
   let seq = 0;
   const boardEl = h('div', { class: 'board-host' });
   const board = new Board(boardEl, {});
@@ -624,49 +627,46 @@ export function mountAnalysis(root, params) {
 
   async function tryMove(m) {
     const next = [...moves, m];
+    let r;
     try {
-      await api('POST', '/api/analyze', { fen: startFen, moves: next, ms: 50 });
+      // The server checks the move and answers the legal moves after it.
+      r = await api('POST', '/api/analyze', { fen: startFen, moves: next, ms: 10 });
     } catch (e) {
-      // 400: the server refused the move. Anything else (a finished position has nothing to
-      // analyse) still means the move was played.
-      if (e.status === 400 || e.status === 0) {
-        toast(e.status === 400 ? `${t('move_illegal')} (${e.message})` : t('err_network'), 'error');
-        return;
-      }
+      toast(e.status === 400 ? `${t('move_illegal')} (${e.message})` : e.status === 0 ? t('err_network') : t('err_generic', { msg: e.message || e.code }), 'error');
+      return;
     }
     moves = next;
     positions.push(applyMove(positions[positions.length - 1], m));
-    run();
+    run(r.legal || []);
   }
 
-  // Without a legal-move list the analysis board lets any animal of the side to move be picked
-  // and any square be chosen; the server then accepts or refuses the move.
-  board.destinations = (sq) => {
-    const pos = positions[positions.length - 1];
-    const p = pos && pos.board.get(sq);
-    if (!p || p.color !== pos.turn) return [];
-    const out = [];
-    for (let f = 0; f < 7; f++) for (let r = 1; r <= 9; r++) {
-      const to = 'abcdefg'[f] + r;
-      if (to !== sq) out.push(to);
-    }
-    return out;
-  };
-  board.canMove = () => true;
-  board.noHints = true;
   board.onMove = (m) => tryMove(m);
 
-  async function run() {
+  function showLegal(list) {
+    legal = list;
+    board.set({ legal });
+  }
+
+  // `known`: the legal moves when the caller already has them from the server.
+  async function run(known) {
     const pos = positions[positions.length - 1];
-    board.set({ pos, legal: [], movable: pos.turn, orientation: 'red', lastMove: moves[moves.length - 1] || null });
-    board.grid.querySelectorAll('.sq.movable').forEach((b) => b.classList.remove('movable'));
+    legal = known || [];
+    board.set({ pos, legal, movable: pos.turn, orientation: 'red', lastMove: moves[moves.length - 1] || null });
     list.replaceChildren(...moves.map((m) => h('li', {}, m)));
     fenInput.value = printJfen(pos);
     const my = ++seq;
     evalBox.replaceChildren(h('span', {}, t('thinking')));
     try {
+      if (!known) {
+        // A quick answer first, so that the animals can be moved while the engine thinks.
+        const q = await api('POST', '/api/analyze', { fen: startFen, moves, ms: 10 });
+        if (my !== seq) return;
+        showLegal(q.legal || []);
+      }
       const r = await api('POST', '/api/analyze', { fen: startFen, moves, ms: 1000 });
-      if (my === seq) evalBox.replaceChildren(...evalView(r, pos));
+      if (my !== seq) return;
+      showLegal(r.legal || []);
+      evalBox.replaceChildren(...(r.result ? resultView(r.result) : evalView(r, pos)));
     } catch (e) {
       if (my === seq) evalBox.replaceChildren(h('span', {}, t('no_analysis')));
     }
@@ -678,11 +678,11 @@ export function mountAnalysis(root, params) {
         e.preventDefault();
         const pos = positions[positions.length - 1];
         const text = moveInput.value.trim();
+        // Coordinates go to the server as typed (it explains a refusal); other forms are
+        // matched against the server's legal moves.
         let m = /^[a-g][1-9][a-g][1-9]$/i.test(text) ? text.toLowerCase() : null;
         if (!m) {
-          const all = [];
-          for (const [sq, p] of pos.board) if (p.color === pos.turn) for (const to of board.destinations(sq)) all.push(sq + to);
-          const r = resolveTyped(text, pos, all);
+          const r = resolveTyped(text, pos, legal);
           if (r.error) { toast(t(r.error), 'error'); return; }
           m = r.move;
         }
