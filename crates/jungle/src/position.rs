@@ -385,7 +385,12 @@ impl Position {
         if self.piece_targets(p.color, p.role, from).contains(to) {
             return None;
         }
-        let why = if Bitboard::den_of(p.color).contains(to) {
+        let is_jump = p.role.jumps()
+            && !self.rules.no_rivers
+            && JUMPS[from.index()].as_slice().iter().any(|j| j.to == to);
+        let why = if !NEIGHBORS[from.index()].contains(to) && !is_jump {
+            format!("the {} on {from} cannot reach {to}", p.role)
+        } else if Bitboard::den_of(p.color).contains(to) {
             "no animal may enter its own den".to_string()
         } else if self.board[to.index()].is_some_and(|q| q.color == p.color) {
             format!("{to} holds an own animal")
@@ -393,7 +398,7 @@ impl Position {
             "only the rat may enter water".to_string()
         } else if let Some(q) = self.board[to.index()] {
             format!("the {} may not capture the {} on {to}", p.role, q.role)
-        } else if p.role.jumps() && JUMPS[from.index()].as_slice().iter().any(|j| j.to == to) {
+        } else if is_jump {
             "a rat in the water blocks the jump".to_string()
         } else {
             format!("the {} on {from} cannot reach {to}", p.role)
