@@ -21,7 +21,8 @@ pub struct ServeArgs {
     /// Seconds a disconnected player has to come back (never more than their clock).
     #[arg(long, env = "JUNGLE_RECONNECT_GRACE", default_value_t = 60)]
     pub reconnect_grace: u32,
-    /// A JSON file with the level table: `[{"level":1,"min_score":0,"name_en":"…","name_zh":"…"}, …]`.
+    /// A JSON file with the level table: `[{"level":1,"min_score":0,"name_en":"…","name_zh":"…","name_zh_hant":"…"}, …]`
+    /// (`name_zh_hant` is optional and falls back to `name_zh`).
     #[arg(long, env = "JUNGLE_LEVELS")]
     pub levels: Option<PathBuf>,
     /// AI searches running at once (each on a blocking worker).
