@@ -200,8 +200,9 @@ impl MoveText {
     }
 }
 
-impl fmt::Display for MoveText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl MoveText {
+    /// Writes the text with `animal` standing for the moving animal of a SAN-like move.
+    fn write_with(&self, f: &mut impl fmt::Write, animal: impl Fn(Role) -> char) -> fmt::Result {
         match *self {
             MoveText::Pass => f.write_str("--"),
             MoveText::Coord { from, to } => write!(f, "{from}{to}"),
@@ -211,16 +212,17 @@ impl fmt::Display for MoveText {
                 to,
                 den,
             } => {
-                write!(
-                    f,
-                    "{}{}{}{}",
-                    role.letter(),
-                    if capture { "x" } else { "" },
-                    to,
-                    if den { "#" } else { "" }
-                )
+                let x = if capture { "x" } else { "" };
+                let mark = if den { "#" } else { "" };
+                write!(f, "{}{x}{to}{mark}", animal(role))
             }
         }
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_with(f, Role::letter)
     }
 }
 
@@ -246,23 +248,10 @@ impl San {
 
     /// The Chinese display: the animal's character instead of its letter, `狮xd5`.
     pub fn chinese(&self) -> String {
-        match self.0 {
-            MoveText::San {
-                role,
-                capture,
-                to,
-                den,
-            } => {
-                format!(
-                    "{}{}{}{}",
-                    role.chinese(),
-                    if capture { "x" } else { "" },
-                    to,
-                    if den { "#" } else { "" }
-                )
-            }
-            other => other.to_string(),
-        }
+        let mut text = String::new();
+        // Writing into a String cannot fail.
+        let _ = self.0.write_with(&mut text, Role::chinese);
+        text
     }
 }
 
