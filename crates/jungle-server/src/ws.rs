@@ -334,17 +334,7 @@ impl Conn {
                     .take_challenge(&self.user.id, &id)
                     .map_err(|e| WsError::new("not_found", e))?;
                 let them = self.opponent_seat(&owner).await?;
-                let seats = if owner_color == Color::Red {
-                    ByColor {
-                        red: them,
-                        blue: me,
-                    }
-                } else {
-                    ByColor {
-                        red: me,
-                        blue: them,
-                    }
-                };
+                let seats = seats(owner_color != Color::Red, me, them);
                 self.start(seats, rated, false, tc, Rules::STANDARD).await?;
             }
             ClientMsg::PlayAi { level, color, tc } => {
@@ -424,17 +414,7 @@ impl Conn {
     ) -> Result<(), WsError> {
         let them = self.opponent_seat(&owner).await?;
         let me = Seat::human(&self.user);
-        let seats = if rand::random::<bool>() {
-            ByColor {
-                red: them,
-                blue: me,
-            }
-        } else {
-            ByColor {
-                red: me,
-                blue: them,
-            }
-        };
+        let seats = seats(rand::random::<bool>(), me, them);
         self.start(seats, rated, false, tc, rules).await
     }
 
@@ -459,6 +439,21 @@ impl Conn {
             let _ = self.out.send(direct).await;
         }
         Ok(())
+    }
+}
+
+/// The seats of a two-player game: `me` plays Red when `me_red`, `them` the other colour.
+fn seats(me_red: bool, me: Seat, them: Seat) -> ByColor<Seat> {
+    if me_red {
+        ByColor {
+            red: me,
+            blue: them,
+        }
+    } else {
+        ByColor {
+            red: them,
+            blue: me,
+        }
     }
 }
 
