@@ -138,7 +138,12 @@ impl WsClient {
         if let Some(o) = origin {
             req.headers_mut().insert("origin", o.parse()?);
         }
-        let (ws, _) = tokio_tungstenite::connect_async(req).await?;
+        // Small buffers (the default read buffer is 128 KiB, zeroed on each use) and no Nagle
+        // delay: the load tool opens thousands of these.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(8 * 1024)
+            .write_buffer_size(8 * 1024);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(req, Some(config), true).await?;
         Ok(WsClient { ws })
     }
 

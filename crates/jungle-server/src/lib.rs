@@ -122,12 +122,28 @@ pub async fn build_state(
     Ok(AppState::new(hub))
 }
 
+/// The listener with `TCP_NODELAY` on every accepted socket: game messages are small and
+/// latency-bound, and Nagle's algorithm with delayed acknowledgements can hold one back for tens of
+/// milliseconds.
+pub fn no_delay(
+    listener: tokio::net::TcpListener,
+) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
+    use axum::serve::ListenerExt;
+    fn set(s: &mut tokio::net::TcpStream) {
+        if let Err(e) = s.set_nodelay(true) {
+            tracing::debug!(error = %e, "could not set TCP_NODELAY");
+        }
+    }
+    listener.tap_io(set as fn(&mut tokio::net::TcpStream))
+}
+
 /// Runs the server until Ctrl-C: prints the URL to open once it listens.
 pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let state = build_state(&opts, Arc::new(clock::SystemClock)).await?;
     let listener = tokio::net::TcpListener::bind(opts.listen).await?;
     let addr = listener.local_addr()?;
     println!("Jungle is running: open http://{addr}/");
+    let listener = no_delay(listener);
     let store = state.hub.store().clone();
     axum::serve(
         listener,

@@ -133,7 +133,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
             let addr = listener.local_addr()?;
             tokio::spawn(async move {
                 let _ = axum::serve(
-                    listener,
+                    crate::no_delay(listener),
                     crate::app(state).into_make_service_with_connect_info::<SocketAddr>(),
                 )
                 .await;

@@ -165,6 +165,10 @@ struct PendingPly {
 /// Most plies committed in one transaction by the writer.
 const MAX_BATCH: usize = 512;
 
+/// Rows in one multi-row INSERT of the ply writer (7 bound values each, well under SQLite's
+/// and PostgreSQL's limits on bound parameters).
+const ROWS_PER_INSERT: usize = 128;
+
 async fn insert_ply<'c, E>(
     exec: E,
     game: &GameId,
@@ -200,10 +204,24 @@ async fn ply_writer(pool: AnyPool, mut rx: mpsc::Receiver<PendingPly>) {
                 Err(_) => break,
             }
         }
+        // One multi-row INSERT per chunk: a statement per ply costs a round trip to the
+        // database driver each, which dominated the writer under load.
         let together = async {
             let mut tx = pool.begin().await?;
-            for p in &batch {
-                insert_ply(&mut *tx, &p.game, &p.row).await?;
+            for chunk in batch.chunks(ROWS_PER_INSERT) {
+                let mut q = sqlx::QueryBuilder::<sqlx::Any>::new(
+                    "INSERT INTO moves (game_id, ply, mv, timeout, red_ms, blue_ms, at) ",
+                );
+                q.push_values(chunk, |mut b, p| {
+                    b.push_bind(p.game.as_str())
+                        .push_bind(p.row.ply)
+                        .push_bind(p.row.mv.as_str())
+                        .push_bind(i64::from(p.row.timeout))
+                        .push_bind(p.row.red_ms)
+                        .push_bind(p.row.blue_ms)
+                        .push_bind(p.row.at);
+                });
+                q.build().execute(&mut *tx).await?;
             }
             tx.commit().await
         }
@@ -216,6 +234,46 @@ async fn ply_writer(pool: AnyPool, mut rx: mpsc::Receiver<PendingPly>) {
             for p in batch {
                 let r = insert_ply(&pool, &p.game, &p.row).await;
                 let _ = p.done.send(r.map_err(|e| e.to_string()));
+            }
+        }
+    }
+}
+
+/// How often the SQLite write-ahead log is copied back into the database.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Frames in the write-ahead log (4 KiB each) past which the checkpointer restarts the log.
+const RESTART_FRAMES: i64 = 16384;
+
+/// SQLite only: checkpoints the write-ahead log on a connection of its own. SQLite's automatic
+/// checkpoint would run inside one of the ply writer's commits and hold every waiting move for
+/// its disk syncs; a passive checkpoint here runs alongside the writer instead. Passive
+/// checkpoints never catch up with a busy writer, so once the log is longer than
+/// [`RESTART_FRAMES`] a restarting checkpoint (which waits for the writer and then copies only
+/// the few frames left) lets the log start over. Ends when the pool is closed (or with the
+/// ply writer it runs beside).
+async fn checkpointer(pool: AnyPool) {
+    loop {
+        tokio::time::sleep(CHECKPOINT_EVERY).await;
+        if pool.is_closed() {
+            break;
+        }
+        let frames = match sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&pool)
+            .await
+        {
+            Ok(row) => row.try_get::<i64, _>(1).unwrap_or(0),
+            Err(e) => {
+                tracing::warn!(error = %e, "WAL checkpoint failed");
+                continue;
+            }
+        };
+        if frames > RESTART_FRAMES {
+            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(RESTART)")
+                .execute(&pool)
+                .await
+            {
+                tracing::warn!(error = %e, "WAL checkpoint failed");
             }
         }
     }
@@ -261,6 +319,11 @@ impl Store {
                     conn.execute(format!("PRAGMA synchronous={sync}").as_str())
                         .await?;
                     conn.execute("PRAGMA busy_timeout=10000").await?;
+                    // 32 MiB of page cache per connection (SQLite's default is 2 MiB): the
+                    // plies of thousands of live games land all over the moves index.
+                    conn.execute("PRAGMA cache_size=-32768").await?;
+                    // Checkpoints are the `checkpointer`'s, never inside a commit.
+                    conn.execute("PRAGMA wal_autocheckpoint=0").await?;
                     Ok(())
                 })
             });
@@ -273,7 +336,36 @@ impl Store {
         }
         sqlx::migrate!("./migrations").run(&pool).await?;
         let (plies_tx, plies_rx) = mpsc::channel(4096);
-        tokio::spawn(ply_writer(pool.clone(), plies_rx));
+        // The writer (and SQLite's checkpointer) run on a thread of their own: each of their
+        // steps waits for the database driver, and on the shared runtime every wake-up queued
+        // behind thousands of socket tasks (tens of milliseconds a batch under load). The
+        // thread ends when the last `Store` is dropped.
+        let writer_pool = pool.clone();
+        std::thread::Builder::new()
+            .name("ply-writer".into())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        tracing::error!(error = %e, "the ply writer could not start");
+                        return;
+                    }
+                };
+                rt.block_on(async move {
+                    if sqlite {
+                        tokio::select! {
+                            () = ply_writer(writer_pool.clone(), plies_rx) => {}
+                            () = checkpointer(writer_pool) => {}
+                        }
+                    } else {
+                        ply_writer(writer_pool, plies_rx).await;
+                    }
+                });
+            })
+            .map_err(sqlx::Error::Io)?;
         Ok(Store {
             pool,
             levels,

@@ -245,16 +245,14 @@ impl Game {
         let to = m.to_sq();
         let traps = Bitboard::TRAPS;
         let entered_trap = |p: &Ply| p.piece == Some(piece) && traps.contains(p.mv.to_sq());
+        // The windows are walked again rather than collected: this runs for every candidate
+        // move of every position a server or client shows, so it must not allocate.
         if rules.rule_7_3 {
-            let window: Vec<&Ply> = self.own_plies(color).take(7).collect();
-            let times = window
-                .iter()
+            let window = || self.own_plies(color).take(7);
+            let times = window()
                 .filter(|p| p.piece == Some(piece) && p.mv.to_sq() == to)
                 .count();
-            if times >= 3
-                && !window.iter().any(|p| entered_trap(p))
-                && !pos.is_attacked(m.from_sq())
-            {
+            if times >= 3 && !window().any(entered_trap) && !pos.is_attacked(m.from_sq()) {
                 return Some(format!(
                     "the 7-3 rule: the {} entered {to} {times} times in its side's last 7 moves",
                     piece.role
@@ -262,12 +260,12 @@ impl Game {
             }
         }
         if rules.rule_17_5 {
-            let window: Vec<&Ply> = self.own_plies(color).take(17).collect();
-            if window.len() == 17
-                && window.iter().all(|p| p.piece == Some(piece))
-                && !window.iter().any(|p| entered_trap(p))
+            let window = || self.own_plies(color).take(17);
+            if window().all(|p| p.piece == Some(piece))
+                && window().count() == 17
+                && !window().any(entered_trap)
             {
-                let squares: Bitboard = window.iter().map(|p| p.mv.to_sq()).collect();
+                let squares: Bitboard = window().map(|p| p.mv.to_sq()).collect();
                 if squares.count() <= 5 && squares.contains(to) {
                     return Some(format!(
                         "the 17-5 rule: the {} made its side's last 17 moves within {} squares",
@@ -290,11 +288,16 @@ impl Game {
     /// from which the history (with the new position) repeats with the cycle's period.
     fn repetition_forbids(&self, m: Move) -> Option<String> {
         let new_hash = self.position().hash_after(m);
-        let mut hashes: Vec<u64> = self.positions.iter().map(|p| p.hash()).collect();
-        let seen = hashes.iter().filter(|&&h| h == new_hash).count();
+        // Counted first without allocating: a 4th occurrence is rare.
+        let seen = self
+            .positions
+            .iter()
+            .filter(|p| p.hash() == new_hash)
+            .count();
         if seen < 3 {
             return None;
         }
+        let mut hashes: Vec<u64> = self.positions.iter().map(|p| p.hash()).collect();
         hashes.push(new_hash);
         let n = hashes.len() - 1;
         let last = hashes[..n].iter().rposition(|&h| h == new_hash)?;

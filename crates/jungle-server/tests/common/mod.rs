@@ -59,7 +59,7 @@ impl TestServer {
         let app = jungle_server::app(state.clone());
         let task = tokio::spawn(async move {
             let _ = axum::serve(
-                listener,
+                jungle_server::no_delay(listener),
                 app.into_make_service_with_connect_info::<SocketAddr>(),
             )
             .await;
