@@ -33,6 +33,20 @@ const LMR_MIN_MOVE: usize = 3;
 /// Late move reduction: `LMR_BASE + ln(depth) · ln(move number) / LMR_DIVISOR` plies.
 const LMR_BASE: f32 = 0.75;
 const LMR_DIVISOR: f32 = 2.25;
+/// Depths with their own row in the reduction table (deeper ones use the last row).
+const LMR_DEPTHS: usize = 64;
+
+/// `LMR_BASE + ln(depth) · ln(move number) / LMR_DIVISOR`, whole plies, by depth and move number
+/// (computed once per search instead of two logarithms per reduced move).
+fn lmr_table() -> Box<[[i32; jungle::MAX_MOVES]; LMR_DEPTHS]> {
+    let mut t = Box::new([[0; jungle::MAX_MOVES]; LMR_DEPTHS]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (d as f32).ln() * (i as f32).ln() / LMR_DIVISOR) as i32;
+        }
+    }
+    t
+}
 /// Late move pruning: at this depth or less, quiet moves after the first
 /// `LMP_BASE + depth * depth` are skipped.
 const LMP_MAX_DEPTH: i32 = 3;
@@ -81,6 +95,8 @@ pub(crate) struct Searcher<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
+    /// Late move reductions by depth and move number.
+    lmr: Box<[[i32; jungle::MAX_MOVES]; LMR_DEPTHS]>,
 }
 
 /// The result of one iteration at the root.
@@ -139,6 +155,7 @@ impl<'a> Searcher<'a> {
             pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
+            lmr: lmr_table(),
         }
     }
 
@@ -503,7 +520,7 @@ impl<'a> Searcher<'a> {
                     && !forced
                     && keys[i] < (1 << 26)
                 {
-                    r = (LMR_BASE + (depth as f32).ln() * (i as f32).ln() / LMR_DIVISOR) as i32;
+                    r = self.lmr[(depth as usize).min(LMR_DEPTHS - 1)][i];
                     if pv_node {
                         r -= 1;
                     }
