@@ -269,14 +269,31 @@ async fn checkpointer(pool: AnyPool) {
             }
         };
         if frames > RESTART_FRAMES {
-            if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(RESTART)")
-                .execute(&pool)
-                .await
-            {
+            if let Err(e) = restart_log(&pool).await {
                 tracing::warn!(error = %e, "WAL checkpoint failed");
             }
         }
     }
+}
+
+/// The longest a restarting checkpoint waits for the writer and for readers, ms.
+const RESTART_WAIT_MS: u32 = 100;
+
+/// A restarting checkpoint. While it waits for the writer to finish and for readers to leave the
+/// log, it holds back every new write (moves included), so it waits at most [`RESTART_WAIT_MS`]
+/// (a long read cannot stall the games); if it cannot finish in time the log keeps growing until
+/// the next round tries again.
+async fn restart_log(pool: &AnyPool) -> std::result::Result<(), sqlx::Error> {
+    use sqlx::Executor;
+    let mut conn = pool.acquire().await?;
+    conn.execute(format!("PRAGMA busy_timeout={RESTART_WAIT_MS}").as_str())
+        .await?;
+    let r = conn.execute("PRAGMA wal_checkpoint(RESTART)").await;
+    if conn.execute("PRAGMA busy_timeout=10000").await.is_err() {
+        // Not returned to the pool with the short timeout.
+        let _ = conn.close().await;
+    }
+    r.map(|_| ())
 }
 
 /// The hex SHA-256 of a session token: only this is stored.
