@@ -169,26 +169,44 @@ const MAX_BATCH: usize = 512;
 /// and PostgreSQL's limits on bound parameters).
 const ROWS_PER_INSERT: usize = 128;
 
-async fn insert_ply<'c, E>(
-    exec: E,
-    game: &GameId,
-    p: &PlyRow,
-) -> std::result::Result<(), sqlx::Error>
+/// Inserts `plies` (at most [`ROWS_PER_INSERT`]) with one multi-row statement: a statement per
+/// ply costs a round trip to the database driver each, which dominated the writer under load.
+/// The statement has numbered placeholders (`$1`, `$2`, …, which both SQLite and PostgreSQL
+/// take); every value is bound.
+async fn insert_plies<'c, E>(exec: E, plies: &[PendingPly]) -> std::result::Result<(), sqlx::Error>
 where
     E: sqlx::Executor<'c, Database = sqlx::Any>,
 {
-    sqlx::query(
-        "INSERT INTO moves (game_id, ply, mv, timeout, red_ms, blue_ms, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(game.as_str())
-    .bind(p.ply)
-    .bind(&p.mv)
-    .bind(i64::from(p.timeout))
-    .bind(p.red_ms)
-    .bind(p.blue_ms)
-    .bind(p.at)
-    .execute(exec)
-    .await?;
+    use std::fmt::Write;
+    let mut sql =
+        String::from("INSERT INTO moves (game_id, ply, mv, timeout, red_ms, blue_ms, at) VALUES ");
+    for i in 0..plies.len() {
+        let b = i * 7;
+        let sep = if i == 0 { "" } else { ", " };
+        let _ = write!(
+            sql,
+            "{sep}(${}, ${}, ${}, ${}, ${}, ${}, ${})",
+            b + 1,
+            b + 2,
+            b + 3,
+            b + 4,
+            b + 5,
+            b + 6,
+            b + 7
+        );
+    }
+    let mut q = sqlx::query(&sql);
+    for p in plies {
+        q = q
+            .bind(p.game.as_str())
+            .bind(p.row.ply)
+            .bind(p.row.mv.as_str())
+            .bind(i64::from(p.row.timeout))
+            .bind(p.row.red_ms)
+            .bind(p.row.blue_ms)
+            .bind(p.row.at);
+    }
+    q.execute(exec).await?;
     Ok(())
 }
 
@@ -204,24 +222,10 @@ async fn ply_writer(pool: AnyPool, mut rx: mpsc::Receiver<PendingPly>) {
                 Err(_) => break,
             }
         }
-        // One multi-row INSERT per chunk: a statement per ply costs a round trip to the
-        // database driver each, which dominated the writer under load.
         let together = async {
             let mut tx = pool.begin().await?;
             for chunk in batch.chunks(ROWS_PER_INSERT) {
-                let mut q = sqlx::QueryBuilder::<sqlx::Any>::new(
-                    "INSERT INTO moves (game_id, ply, mv, timeout, red_ms, blue_ms, at) ",
-                );
-                q.push_values(chunk, |mut b, p| {
-                    b.push_bind(p.game.as_str())
-                        .push_bind(p.row.ply)
-                        .push_bind(p.row.mv.as_str())
-                        .push_bind(i64::from(p.row.timeout))
-                        .push_bind(p.row.red_ms)
-                        .push_bind(p.row.blue_ms)
-                        .push_bind(p.row.at);
-                });
-                q.build().execute(&mut *tx).await?;
+                insert_plies(&mut *tx, chunk).await?;
             }
             tx.commit().await
         }
@@ -231,8 +235,11 @@ async fn ply_writer(pool: AnyPool, mut rx: mpsc::Receiver<PendingPly>) {
                 let _ = p.done.send(Ok(()));
             }
         } else {
+            if let Err(e) = together {
+                tracing::warn!(plies = batch.len(), error = %e, "a batch of plies failed; writing them one by one");
+            }
             for p in batch {
-                let r = insert_ply(&pool, &p.game, &p.row).await;
+                let r = insert_plies(&pool, std::slice::from_ref(&p)).await;
                 let _ = p.done.send(r.map_err(|e| e.to_string()));
             }
         }
