@@ -28,6 +28,33 @@ async fn store(dir: &std::path::Path) -> Store {
         .unwrap()
 }
 
+/// A live, casual, untimed game from the start position: `red` against the AI at level 3.
+fn live_ai_game(id: &GameId, red: &UserId) -> GameRow {
+    GameRow {
+        id: id.clone(),
+        red_user: Some(red.clone()),
+        blue_user: None,
+        red_ai: None,
+        blue_ai: Some(3),
+        hotseat: false,
+        rated: false,
+        tc: TcMs {
+            clock_ms: 0,
+            inc_ms: 0,
+            move_ms: 0,
+        },
+        rules: "standard".into(),
+        start_fen: jungle::START_JFEN.into(),
+        status: "live".into(),
+        winner: None,
+        reason: None,
+        plies: 0,
+        started_at: 1,
+        ended_at: None,
+        changes: None,
+    }
+}
+
 fn unique(prefix: &str) -> String {
     format!("{prefix}{}", rand::random::<u32>())
 }
@@ -74,27 +101,16 @@ async fn games_plies_and_results_are_stored_and_read_back() {
     let b = s.create_user(&unique("Hank"), None, 1).await.unwrap();
     let id = GameId::random();
     let row = GameRow {
-        id: id.clone(),
-        red_user: Some(a.id.clone()),
         blue_user: Some(b.id.clone()),
-        red_ai: None,
         blue_ai: None,
-        hotseat: false,
         rated: true,
         tc: TcMs {
             clock_ms: 60_000,
             inc_ms: 1000,
             move_ms: 0,
         },
-        rules: "standard".into(),
-        start_fen: jungle::START_JFEN.into(),
-        status: "live".into(),
-        winner: None,
-        reason: None,
-        plies: 0,
         started_at: 10,
-        ended_at: None,
-        changes: None,
+        ..live_ai_game(&id, &a.id)
     };
     s.insert_game(&row).await.unwrap();
     assert_eq!(s.game(&id).await.unwrap().unwrap(), row);
@@ -231,30 +247,7 @@ async fn plies_of_many_games_written_at_once_are_all_stored() {
     let mut ids = Vec::new();
     for _ in 0..300 {
         let id = GameId::random();
-        let row = GameRow {
-            id: id.clone(),
-            red_user: Some(a.id.clone()),
-            blue_user: None,
-            red_ai: None,
-            blue_ai: Some(3),
-            hotseat: false,
-            rated: false,
-            tc: TcMs {
-                clock_ms: 0,
-                inc_ms: 0,
-                move_ms: 0,
-            },
-            rules: "standard".into(),
-            start_fen: jungle::START_JFEN.into(),
-            status: "live".into(),
-            winner: None,
-            reason: None,
-            plies: 0,
-            started_at: 1,
-            ended_at: None,
-            changes: None,
-        };
-        s.insert_game(&row).await.unwrap();
+        s.insert_game(&live_ai_game(&id, &a.id)).await.unwrap();
         ids.push(id);
     }
     let moves = ["g3g4", "a7a6", "g4g5", "a6a5"];
