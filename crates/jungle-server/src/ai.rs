@@ -55,6 +55,32 @@ pub struct Analysis {
     pub pv: Vec<Move>,
 }
 
+/// How far behind (centipawns, from the AI's side; a cat is worth 300) the AI must stand to accept a
+/// draw offer.
+pub const DRAW_ACCEPT_BEHIND_CP: i32 = 200;
+
+/// From this many plies on, the AI also accepts a draw in a level position.
+pub const DRAW_ACCEPT_LEVEL_AFTER_PLIES: usize = 100;
+
+/// How close to zero (centipawns) counts as level for [`DRAW_ACCEPT_LEVEL_AFTER_PLIES`].
+pub const DRAW_ACCEPT_LEVEL_CP: i32 = 50;
+
+/// Whether the AI accepts a draw offer, given a search of the position (`a`, scored for the side
+/// to move), whether the AI is the side to move, and the plies played so far. The AI accepts when
+/// it is losing a den race, when it stands at least [`DRAW_ACCEPT_BEHIND_CP`] behind, or when the
+/// position is level (within [`DRAW_ACCEPT_LEVEL_CP`]) after [`DRAW_ACCEPT_LEVEL_AFTER_PLIES`]
+/// plies; otherwise it declines. Without a search (`None`) it declines.
+pub fn accepts_draw(a: Option<&Analysis>, ai_to_move: bool, plies: usize) -> bool {
+    let Some(a) = a else { return false };
+    let sign = if ai_to_move { 1 } else { -1 };
+    if let Some(d) = a.den {
+        return d * sign < 0;
+    }
+    let cp = a.cp.unwrap_or(0) * sign;
+    cp <= -DRAW_ACCEPT_BEHIND_CP
+        || (plies >= DRAW_ACCEPT_LEVEL_AFTER_PLIES && cp.abs() <= DRAW_ACCEPT_LEVEL_CP)
+}
+
 fn engine_move(game: &Game, level: u8, budget: Duration) -> Option<Move> {
     jungle_engine::choose_move(game, level.clamp(1, 10), budget)
 }
@@ -72,4 +98,59 @@ fn engine_analyze(game: &Game, budget: Duration) -> Option<Analysis> {
         depth: r.depth,
         pv: r.pv,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cp(c: i32) -> Analysis {
+        Analysis {
+            best: None,
+            cp: Some(c),
+            den: None,
+            depth: 1,
+            pv: Vec::new(),
+        }
+    }
+
+    fn den(d: i32) -> Analysis {
+        Analysis {
+            cp: None,
+            den: Some(d),
+            ..cp(0)
+        }
+    }
+
+    #[test]
+    fn the_ai_accepts_a_draw_only_when_worse_or_level_late() {
+        assert!(!accepts_draw(None, true, 200), "no search: decline");
+        // Scores are for the side to move.
+        assert!(accepts_draw(Some(&cp(-200)), true, 10));
+        assert!(!accepts_draw(Some(&cp(-199)), true, 10));
+        assert!(
+            accepts_draw(Some(&cp(250)), false, 10),
+            "the player is better"
+        );
+        assert!(
+            !accepts_draw(Some(&cp(-250)), false, 10),
+            "the AI is better"
+        );
+        // Level: only late.
+        assert!(!accepts_draw(Some(&cp(0)), true, 99));
+        assert!(accepts_draw(Some(&cp(40)), true, 100));
+        assert!(accepts_draw(Some(&cp(-50)), false, 150));
+        assert!(!accepts_draw(Some(&cp(60)), true, 150));
+        // Den races.
+        assert!(accepts_draw(Some(&den(-3)), true, 0));
+        assert!(!accepts_draw(Some(&den(3)), true, 0));
+        assert!(
+            accepts_draw(Some(&den(2)), false, 0),
+            "the player enters the den"
+        );
+        assert!(
+            !accepts_draw(Some(&den(-2)), false, 200),
+            "the AI enters the den"
+        );
+    }
 }

@@ -18,6 +18,9 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 /// How long a finished game's actor stays up for rematch offers and late watchers.
 const LINGER_MS: i64 = 120_000;
 
+/// The AI's search on a draw offer lasts as long as a level-3 move (`ai_ms_per_level` × 3).
+const DRAW_CHECK_LEVELS: i64 = 3;
+
 /// One seat of a game.
 #[derive(Debug, Clone)]
 pub struct Seat {
@@ -174,6 +177,13 @@ pub enum Cmd {
         /// The move (None: the engine found none; the game is then over anyway).
         mv: Option<Move>,
     },
+    /// The AI's answer to the draw offer that started check number `check`.
+    AiDraw {
+        /// The check it answers.
+        check: u64,
+        /// Whether the AI accepts.
+        accept: bool,
+    },
 }
 
 /// An update for everyone following a game.
@@ -266,6 +276,10 @@ struct Actor {
     ended_at: Option<i64>,
     search: u64,
     searching: bool,
+    /// The number of the AI's latest draw check (answers to older ones are stale).
+    draw_check: u64,
+    /// The AI's move, held back while it still considers the player's draw offer.
+    held_ai_move: Option<Move>,
     tx: mpsc::Sender<Cmd>,
     events: broadcast::Sender<Event>,
 }
@@ -294,6 +308,8 @@ pub fn spawn(hub: Hub, init: ActorInit) -> GameHandle {
         ended_at: None,
         search: 0,
         searching: false,
+        draw_check: 0,
+        held_ai_move: None,
         tx: tx.clone(),
         events: events.clone(),
     };
@@ -470,13 +486,68 @@ impl Actor {
                     return;
                 }
                 let mv = mv.or_else(|| self.game.legal_moves().first().copied());
-                if let Some(mv) = mv {
-                    if let Err(e) = self.play_ply(mv, false).await {
-                        tracing::error!(game = %self.meta.id, error = %e.message, "AI move refused");
-                    }
+                if self.draw_offer.is_some() {
+                    // The player's draw offer is answered before the AI moves.
+                    self.held_ai_move = mv;
+                    return;
+                }
+                self.play_ai_move(mv).await;
+            }
+            Cmd::AiDraw { check, accept } => {
+                if check != self.draw_check || !self.is_live() {
+                    return;
+                }
+                let Some((ai, offered)) = self.meta.ai_color().zip(self.draw_offer) else {
+                    return;
+                };
+                if offered == ai {
+                    return;
+                }
+                if accept {
+                    self.finish(None, "agreed").await;
+                    return;
+                }
+                self.draw_offer = None;
+                self.broadcast(serde_json::json!({"t": "draw_declined", "game": self.meta.id, "by": color_name(ai)}));
+                if let Some(mv) = self.held_ai_move.take() {
+                    self.play_ai_move(Some(mv)).await;
                 }
             }
         }
+    }
+
+    async fn play_ai_move(&mut self, mv: Option<Move>) {
+        let Some(ai) = self.meta.ai_color() else {
+            return;
+        };
+        if !self.is_live() || self.turn() != ai {
+            return;
+        }
+        if let Some(mv) = mv {
+            if let Err(e) = self.play_ply(mv, false).await {
+                tracing::error!(game = %self.meta.id, error = %e.message, "AI move refused");
+            }
+        }
+    }
+
+    /// Asks the AI (off the runtime) whether it accepts the draw `self.draw_offer`; the answer
+    /// comes back as [`Cmd::AiDraw`].
+    fn start_draw_check(&mut self, ai: Color) {
+        self.draw_check += 1;
+        let check = self.draw_check;
+        let game = self.game.clone();
+        let ai_to_move = self.turn() == ai;
+        let budget = (self.hub.config().ai_ms_per_level * DRAW_CHECK_LEVELS).max(1) as u64;
+        let tx = self.tx.clone();
+        let ai_pool = self.hub.ai();
+        tokio::spawn(async move {
+            let plies = game.len();
+            let a = ai_pool
+                .analyze(game, std::time::Duration::from_millis(budget))
+                .await;
+            let accept = crate::ai::accepts_draw(a.as_ref(), ai_to_move, plies);
+            let _ = tx.send(Cmd::AiDraw { check, accept }).await;
+        });
     }
 
     fn broadcast(&self, v: serde_json::Value) {
@@ -651,8 +722,13 @@ impl Actor {
             }
             Action::DrawOffer => {
                 if let Some(ai) = self.meta.ai_color() {
-                    // The AI declines every offer.
-                    self.broadcast(serde_json::json!({"t": "draw_declined", "game": self.meta.id, "by": color_name(ai)}));
+                    // The AI answers after a short search (`ai::accepts_draw`); an offer already
+                    // standing is not asked twice.
+                    if self.draw_offer.is_none() {
+                        self.draw_offer = Some(color);
+                        self.broadcast(serde_json::json!({"t": "draw_offered", "game": self.meta.id, "by": color_name(color)}));
+                        self.start_draw_check(ai);
+                    }
                     return Ok(None);
                 }
                 if self.draw_offer == Some(!color) || (hotseat && self.draw_offer.is_some()) {
@@ -714,6 +790,8 @@ impl Actor {
         self.search += 1;
         self.searching = false;
         self.draw_offer = None;
+        self.draw_check += 1;
+        self.held_ai_move = None;
         self.turn_start = self.clock.now_ms();
         let _ = self.events.send(Event::State);
         self.maybe_start_ai();
@@ -855,6 +933,8 @@ impl Actor {
         });
         self.ended_at = Some(now);
         self.draw_offer = None;
+        self.held_ai_move = None;
+        self.draw_check += 1;
         self.grace_deadline = ByColor::new_with(|_| None);
         self.search += 1;
         let meta = self.meta.clone();

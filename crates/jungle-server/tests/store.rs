@@ -286,3 +286,62 @@ async fn plies_of_many_games_written_at_once_are_all_stored() {
         );
     }
 }
+
+/// The AI answers a draw offer by its own search: in a game resumed from a position where it has
+/// only a rat left it accepts (the game ends drawn by agreement); where it is far ahead it
+/// declines and plays on.
+#[tokio::test]
+async fn the_ai_accepts_a_draw_when_lost_and_declines_when_winning() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = database_url(dir.path());
+    let srv = TestServer::start_at(dir.path(), url.clone(), test_config(), START_MS).await;
+    let p = srv.guest().await;
+    let me: UserId = p.user["id"].as_str().unwrap().parse().unwrap();
+    let (lost, won) = (GameId::random(), GameId::random());
+    // Red (the player) to move; Blue is the AI.
+    let ai_lost = "7/7/7/3r3/7/7/E1W1P1R/1C3D1/T5L r 0 1";
+    let ai_won = "l5t/1d3c1/r1p1w1e/7/7/7/7/7/6R r 0 1";
+    for (id, fen) in [(&lost, ai_lost), (&won, ai_won)] {
+        let row = GameRow {
+            start_fen: fen.into(),
+            ..live_ai_game(id, &me)
+        };
+        srv.state.hub.store().insert_game(&row).await.unwrap();
+    }
+    drop(srv);
+    let srv2 = TestServer::start_at(dir.path(), url, test_config(), START_MS).await;
+    let mut p2 = Player::connect(srv2.addr, p.token.clone(), p.user.clone()).await;
+    for id in [&lost, &won] {
+        assert!(p2.welcome["games"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(id.as_str())));
+    }
+    p2.send(json!({"t": "watch", "game": lost.as_str()})).await;
+    p2.expect("game").await;
+    p2.send(json!({"t": "draw_offer", "game": lost.as_str()}))
+        .await;
+    assert_eq!(p2.expect("draw_offered").await["by"], "red");
+    let e = p2.expect("ended").await;
+    assert_eq!(e["game"], lost.as_str());
+    assert_eq!(e["result"], json!({"winner": null, "reason": "agreed"}));
+
+    p2.send(json!({"t": "watch", "game": won.as_str()})).await;
+    p2.expect("game").await;
+    p2.send(json!({"t": "draw_offer", "game": won.as_str()}))
+        .await;
+    assert_eq!(p2.expect("draw_offered").await["by"], "red");
+    let d = p2.expect("draw_declined").await;
+    assert_eq!(
+        (d["game"].as_str(), d["by"].as_str()),
+        (Some(won.as_str()), Some("blue"))
+    );
+    // The game goes on: the player moves and the AI answers.
+    p2.mv(won.as_str(), 0, "g1g2").await;
+    assert_eq!(p2.expect("moved").await["ply"], 1);
+    let st = srv2
+        .get(&format!("/api/games/{}", won.as_str()), None)
+        .await
+        .json();
+    assert_eq!(st["game"]["status"], "live");
+}
