@@ -10,7 +10,7 @@ use crate::store::{PlyRow, TcMs, User};
 use crate::wire::{
     color_name, Clocks, GameResult, GameState, MoveEntry, PlayerInfo, RedBlue, TimeControl, WsError,
 };
-use jungle::{ByColor, Color, Game, Jfen, Move, MoveText, San};
+use jungle::{ByColor, Color, Game, Jfen, Move, MoveText, Position, San};
 use serde::Serialize;
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -252,8 +252,8 @@ pub struct ActorInit {
     pub remaining: ByColor<i64>,
     /// Timeouts so far.
     pub timeouts: ByColor<u32>,
-    /// The `moved` message of every ply so far (for idempotent re-sends).
-    pub moved: Vec<Arc<str>>,
+    /// The clocks and times of every ply so far (to rebuild `moved` messages for re-sends).
+    pub stamps: Vec<PlyStamp>,
     /// Whether each seat is connected now.
     pub presence: ByColor<bool>,
 }
@@ -267,7 +267,7 @@ struct Actor {
     remaining: ByColor<i64>,
     timeouts: ByColor<u32>,
     turn_start: i64,
-    moved: Vec<Arc<str>>,
+    stamps: Vec<PlyStamp>,
     presence: ByColor<bool>,
     grace_deadline: ByColor<Option<i64>>,
     draw_offer: Option<Color>,
@@ -299,7 +299,7 @@ pub fn spawn(hub: Hub, init: ActorInit) -> GameHandle {
         remaining: init.remaining,
         timeouts: init.timeouts,
         turn_start: now,
-        moved: init.moved,
+        stamps: init.stamps,
         presence: init.presence,
         grace_deadline: ByColor::new_with(|_| None),
         draw_offer: None,
@@ -651,7 +651,7 @@ impl Actor {
                     (self.game.plies()[ply].mv == m).then_some(())
                 });
                 return match same {
-                    Some(()) => Ok(Some(self.moved[ply].clone())),
+                    Some(()) => Ok(Some(self.moved_message(ply))),
                     None => Err(WsError::new(
                         "wrong_ply",
                         format!(
@@ -762,6 +762,27 @@ impl Actor {
         }
     }
 
+    /// The `moved` message of an earlier ply (for a re-sent move), as it was sent.
+    fn moved_message(&self, ply: usize) -> Arc<str> {
+        let before = self.game.position_at(ply).copied();
+        match (before, self.stamps.get(ply)) {
+            (Some(before), Some(&stamp)) if ply + 1 == self.game.len() => {
+                moved_message(&self.meta, &self.game, &before, stamp)
+            }
+            (Some(before), Some(&stamp)) => {
+                let mut then = self.game.clone();
+                while then.len() > ply + 1 {
+                    then.undo();
+                }
+                moved_message(&self.meta, &then, &before, stamp)
+            }
+            _ => Arc::from(
+                serde_json::json!({"t": "error", "code": "internal", "message": "no such ply"})
+                    .to_string(),
+            ),
+        }
+    }
+
     async fn takeback(&mut self, color: Color) -> ActionReply {
         let Some(ai) = self.meta.ai_color() else {
             return Err(WsError::new(
@@ -786,7 +807,7 @@ impl Actor {
         for _ in 0..n {
             self.game.undo();
         }
-        self.moved.truncate(keep);
+        self.stamps.truncate(keep);
         self.search += 1;
         self.searching = false;
         self.draw_offer = None;
@@ -858,17 +879,13 @@ impl Actor {
         }
         self.turn_start = now;
         self.draw_offer = None;
-        let msg = serde_json::json!({
-            "t": "moved", "game": self.meta.id, "ply": ply, "move": m.to_string(),
-            "san": San::from_move(&pos, m).to_string(),
-            "fen": Jfen::from_position(self.game.position()).to_string(),
-            "clocks": self.clocks(now),
-            "timeouts": {"red": self.timeouts[Color::Red], "blue": self.timeouts[Color::Blue]},
-            "legal": self.legal(),
-            "last_move_at": now,
+        self.stamps.push(PlyStamp {
+            red_ms: self.remaining[Color::Red],
+            blue_ms: self.remaining[Color::Blue],
+            at: now,
+            timeouts: self.timeouts,
         });
-        let text: Arc<str> = Arc::from(msg.to_string());
-        self.moved.push(text.clone());
+        let text = moved_message(&self.meta, &self.game, &pos, self.stamps[ply]);
         let _ = self.events.send(Event::Json(text));
         // A grace period never outlasts the clock: recompute for the side now to move.
         let mover = self.turn();
@@ -979,6 +996,46 @@ impl Actor {
         }));
         self.hub.game_ended(&self.meta);
     }
+}
+
+/// What a ply's `moved` message needs beyond the game itself. Live games keep one per ply instead
+/// of the message (a few dozen bytes instead of several hundred).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlyStamp {
+    /// Red's game clock after the ply, ms.
+    pub red_ms: i64,
+    /// Blue's game clock after the ply, ms.
+    pub blue_ms: i64,
+    /// When the ply was played (server time, ms).
+    pub at: i64,
+    /// Timeouts of each side up to and including the ply.
+    pub timeouts: ByColor<u32>,
+}
+
+/// The `moved` message of the last ply of `game` (played from `before`), as broadcast when it
+/// was played: the clocks after it, running for the side to move, and the legal moves then.
+pub fn moved_message(meta: &GameMeta, game: &Game, before: &Position, stamp: PlyStamp) -> Arc<str> {
+    let ply = game.len().saturating_sub(1);
+    let m = game.plies().last().map_or(Move::PASS, |p| p.mv);
+    let tc = meta.tc;
+    let timed = tc.clock_ms > 0;
+    let clocks = Clocks {
+        red_ms: timed.then_some(stamp.red_ms),
+        blue_ms: timed.then_some(stamp.blue_ms),
+        move_ms: (tc.move_ms > 0).then_some(tc.move_ms),
+        running: Some(color_name(game.position().turn())),
+    };
+    let legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+    let msg = serde_json::json!({
+        "t": "moved", "game": meta.id, "ply": ply, "move": m.to_string(),
+        "san": San::from_move(before, m).to_string(),
+        "fen": Jfen::from_position(game.position()).to_string(),
+        "clocks": clocks,
+        "timeouts": {"red": stamp.timeouts[Color::Red], "blue": stamp.timeouts[Color::Blue]},
+        "legal": legal,
+        "last_move_at": stamp.at,
+    });
+    Arc::from(msg.to_string())
 }
 
 fn internal(e: &dyn std::fmt::Display) -> WsError {

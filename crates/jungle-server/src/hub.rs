@@ -3,11 +3,11 @@
 
 use crate::ai::AiPool;
 use crate::clock::SharedClock;
-use crate::game::{self, ActorInit, GameHandle, GameMeta, Seat};
+use crate::game::{self, ActorInit, GameHandle, GameMeta, PlyStamp, Seat};
 use crate::ids::{GameId, SeekId, UserId};
 use crate::store::{GameRow, Store, StoreError, TcMs, User};
 use crate::wire::{color_name, ColorChoice, TimeControl};
-use jungle::{ByColor, Color, Game, Jfen, MoveText, Position, Rules, San};
+use jungle::{ByColor, Color, Game, Jfen, MoveText, Position, Rules};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -289,7 +289,7 @@ impl Hub {
             game: Game::from_position(start),
             remaining: ByColor::new_with(|_| tc.clock_ms),
             timeouts: ByColor::new_with(|_| 0),
-            moved: Vec::new(),
+            stamps: Vec::new(),
         };
         Ok(self.register(init))
     }
@@ -376,7 +376,7 @@ impl Hub {
         let plies = self.0.store.plies(&row.id).await?;
         let mut remaining = ByColor::new_with(|_| row.tc.clock_ms);
         let mut timeouts = ByColor::new_with(|_| 0u32);
-        let mut moved = Vec::new();
+        let mut stamps = Vec::new();
         for p in &plies {
             let pos = *game.position();
             let m =
@@ -393,14 +393,12 @@ impl Hub {
             game.play(m).map_err(|e| corrupt(e.to_string()))?;
             remaining[Color::Red] = p.red_ms;
             remaining[Color::Blue] = p.blue_ms;
-            let msg = serde_json::json!({
-                "t": "moved", "game": row.id, "ply": p.ply, "move": m.to_string(),
-                "san": San::from_move(&pos, m).to_string(),
-                "fen": Jfen::from_position(game.position()).to_string(),
-                "clocks": null, "timeouts": {"red": timeouts[Color::Red], "blue": timeouts[Color::Blue]},
-                "legal": [], "last_move_at": p.at,
+            stamps.push(PlyStamp {
+                red_ms: p.red_ms,
+                blue_ms: p.blue_ms,
+                at: p.at,
+                timeouts,
             });
-            moved.push(Arc::from(msg.to_string()));
         }
         let seats = ByColor {
             red: self.seat_of(&row.red_user, row.red_ai).await?,
@@ -420,7 +418,7 @@ impl Hub {
             game,
             remaining,
             timeouts,
-            moved,
+            stamps,
         };
         self.register(init);
         Ok(())

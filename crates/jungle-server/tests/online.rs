@@ -133,7 +133,12 @@ async fn duplicate_forged_out_of_turn_and_malformed_messages_are_refused() {
     let g = srv.get(&format!("/api/games/{game}"), None).await.json();
     assert_eq!(g["game"]["ply"], 1);
     assert_eq!(g["game"]["turn"], "blue");
-    blue.mv(&game, 1, "a9a8").await;
+    let blues = blue.mv(&game, 1, "a9a8").await;
+    red.expect("moved").await;
+    red.mv(&game, 2, "g4g5").await;
+    // Re-sent moves of earlier plies get the very answers they got then.
+    assert_eq!(red.mv(&game, 0, "g3g4").await, first);
+    assert_eq!(blue.mv(&game, 1, "a9a8").await, blues);
 }
 
 #[tokio::test]
