@@ -74,8 +74,14 @@ for _ in $(seq 1 100); do
   curl -fsS "http://127.0.0.1:$PORT/api/health" >/dev/null 2>&1 && break
   sleep 0.2
 done
+written() { awk '/^write_bytes/ {print $2}' "/proc/$1/io" 2>/dev/null || echo 0; }
+W0="$(written "$SERVER_PID")"
+T0="$(date +%s)"
 "$BIN" loadtest --server "127.0.0.1:$PORT" --games "$GAMES" --seconds "$SECONDS_" --think-ms "$THINK"
+W1="$(written "$SERVER_PID")"
+T1="$(date +%s)"
 echo "server peak memory: $(grep VmHWM "/proc/$SERVER_PID/status" | awk '{print $2, $3}')"
+echo "server disk writes: $(((W1 - W0) / 1048576)) MiB in $((T1 - T0)) s (setup included; PostgreSQL's own not counted)"
 if grep -qiE "error|warn" "$TMP/server.log"; then
   echo "server log (errors/warnings, first 20):"
   grep -iE "error|warn" "$TMP/server.log" | head -n 20

@@ -284,6 +284,10 @@ async fn plies_of_many_games_written_at_once_are_all_stored() {
             size_after > size_before + 64 * 1024,
             "the database file grew from {size_before} to only {size_after} bytes"
         );
+        // A new database has small pages (bytes 16–17 of the file header).
+        let header = std::fs::read(&db_file).unwrap();
+        let page_size = u32::from(u16::from_be_bytes([header[16], header[17]]));
+        assert_eq!(page_size, jungle_server::store::SQLITE_PAGE_SIZE);
     }
 }
 
