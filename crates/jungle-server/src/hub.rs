@@ -77,7 +77,18 @@ struct Challenge {
     tc: TimeControl,
     rated: bool,
     color: ColorChoice,
+    /// When it was made (server time, ms).
+    created: i64,
 }
+
+/// How long a private challenge stays open, ms (challenges live in memory: a restart ends them too).
+pub const CHALLENGE_TTL_MS: i64 = 24 * 3_600_000;
+
+/// Open challenges a player may have; a new one past this drops their oldest.
+pub const MAX_CHALLENGES_PER_USER: usize = 20;
+
+/// Open challenges on the server; a new one past this drops the oldest.
+const MAX_CHALLENGES: usize = 10_000;
 
 #[derive(Default)]
 struct Registry {
@@ -513,9 +524,27 @@ impl Hub {
         color: ColorChoice,
     ) -> SeekId {
         let id = SeekId::random();
+        let now = self.0.clock.now_ms();
         let mut reg = self.reg();
-        if reg.challenges.len() > 10_000 {
-            reg.challenges.clear();
+        reg.challenges
+            .retain(|_, c| now - c.created < CHALLENGE_TTL_MS);
+        let oldest = |reg: &Registry, of: Option<&UserId>| {
+            reg.challenges
+                .iter()
+                .filter(|(_, c)| of.is_none_or(|u| &c.owner == u))
+                .min_by_key(|(_, c)| c.created)
+                .map(|(id, _)| id.clone())
+        };
+        let mine = reg.challenges.values().filter(|c| &c.owner == user).count();
+        if mine >= MAX_CHALLENGES_PER_USER {
+            if let Some(old) = oldest(&reg, Some(user)) {
+                reg.challenges.remove(&old);
+            }
+        }
+        if reg.challenges.len() >= MAX_CHALLENGES {
+            if let Some(old) = oldest(&reg, None) {
+                reg.challenges.remove(&old);
+            }
         }
         reg.challenges.insert(
             id.clone(),
@@ -524,17 +553,25 @@ impl Hub {
                 tc,
                 rated,
                 color,
+                created: now,
             },
         );
         id
+    }
+
+    /// The challenge `id` if it is still open.
+    fn open_challenge_ref<'a>(&self, reg: &'a Registry, id: &SeekId) -> Option<&'a Challenge> {
+        let now = self.0.clock.now_ms();
+        reg.challenges
+            .get(id)
+            .filter(|c| now - c.created < CHALLENGE_TTL_MS)
     }
 
     /// A look at an open challenge, without taking it: (owner, tc, rated, the owner's colour
     /// choice).
     pub fn peek_challenge(&self, id: &SeekId) -> Option<(UserId, TimeControl, bool, ColorChoice)> {
         let reg = self.reg();
-        reg.challenges
-            .get(id)
+        self.open_challenge_ref(&reg, id)
             .map(|c| (c.owner.clone(), c.tc, c.rated, c.color))
     }
 
@@ -545,7 +582,7 @@ impl Hub {
         id: &SeekId,
     ) -> Result<(UserId, TimeControl, bool, Color), &'static str> {
         let mut reg = self.reg();
-        match reg.challenges.get(id) {
+        match self.open_challenge_ref(&reg, id) {
             None => Err("no such challenge"),
             Some(c) if &c.owner == user => Err("you cannot accept your own challenge"),
             Some(_) => {

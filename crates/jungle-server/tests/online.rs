@@ -518,6 +518,46 @@ async fn lobby_seeks_quick_pairing_and_challenges() {
     assert_eq!(live["games"].as_array().unwrap().len(), 2);
 }
 
+/// `a` opens a casual untimed challenge; returns its id. One second passes first, which keeps the
+/// message bucket full (the test clock never moves by itself).
+async fn open_challenge(srv: &TestServer, a: &mut Player) -> String {
+    srv.clock.advance(1000);
+    a.send(json!({"t": "challenge", "tc": untimed(), "rated": false}))
+        .await;
+    a.expect("challenge_created").await["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test]
+async fn challenges_expire_after_a_day_and_a_player_keeps_at_most_twenty() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut a = srv.guest().await;
+    let mut b = srv.guest().await;
+    let first = open_challenge(&srv, &mut a).await;
+    let status = |id: &str| format!("/api/challenges/{id}");
+    assert_eq!(srv.get(&status(&first), None).await.status, 200);
+    srv.clock.advance(jungle_server::hub::CHALLENGE_TTL_MS);
+    assert_eq!(srv.get(&status(&first), None).await.status, 404);
+    let e = b
+        .expect_error(json!({"t": "accept_challenge", "id": first}))
+        .await;
+    assert_eq!(e["code"], "not_found");
+    // The 21st open challenge of a player drops their oldest.
+    let mut ids = Vec::new();
+    for _ in 0..=jungle_server::hub::MAX_CHALLENGES_PER_USER {
+        ids.push(open_challenge(&srv, &mut a).await);
+    }
+    assert_eq!(srv.get(&status(&ids[0]), None).await.status, 404);
+    for id in &ids[1..] {
+        assert_eq!(srv.get(&status(id), None).await.status, 200, "{id}");
+    }
+    b.send(json!({"t": "accept_challenge", "id": ids[1]})).await;
+    b.expect("game").await;
+}
+
 #[tokio::test]
 async fn rematch_between_people_needs_both() {
     let dir = tmp();
