@@ -185,6 +185,13 @@ impl Hub {
         v
     }
 
+    /// Live games (actors running, finished ones lingering included) and players online now.
+    pub fn counts(&self) -> (usize, usize) {
+        let reg = self.reg();
+        let online = reg.online.values().filter(|(n, _)| *n > 0).count();
+        (reg.games.len(), online)
+    }
+
     fn online(&self, user: &Option<UserId>) -> bool {
         match user {
             None => true,

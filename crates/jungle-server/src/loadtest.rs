@@ -50,6 +50,9 @@ pub struct LoadReport {
     /// Resident memory growth of this process per live game, KiB (server and bots together when
     /// the server runs in-process).
     pub kib_per_game: Option<f64>,
+    /// The server's resident memory when the most games were live, bytes (from `/api/stats`;
+    /// the bots' too when the server runs in-process), and the games it held then.
+    pub server_memory: Option<(u64, u64)>,
 }
 
 impl fmt::Display for LoadReport {
@@ -76,6 +79,15 @@ impl fmt::Display for LoadReport {
                 "memory per live game {k:.1} KiB (process RSS growth / games)"
             ),
             None => write!(f, "memory per live game n/a"),
+        }?;
+        match self.server_memory {
+            Some((bytes, games)) if games > 0 => write!(
+                f,
+                "\nserver memory        {:.0} MiB with {games} games ({:.1} KiB per game)",
+                bytes as f64 / 1048576.0,
+                bytes as f64 / 1024.0 / games as f64
+            ),
+            _ => write!(f, "\nserver memory        n/a"),
         }
     }
 }
@@ -91,9 +103,16 @@ struct Stats {
 }
 
 fn rss_kib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    crate::meta::resident_bytes().map(|b| b as f64 / 1024.0)
+}
+
+/// The server's resident memory and game actors, from `/api/stats`.
+async fn server_memory(addr: SocketAddr) -> Option<(u64, u64)> {
+    let a = client::http(addr, "GET", "/api/stats", None, None)
+        .await
+        .ok()?;
+    let v = a.json();
+    Some((v["memory_bytes"].as_u64()?, v["games"].as_u64()?))
 }
 
 /// Runs the load test on a new runtime.
@@ -185,12 +204,14 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
     let t0 = Instant::now();
     let mut rss_peak = rss_kib();
     let mut live_at_peak = stats.live.load(Ordering::Relaxed);
+    let mut server_peak = server_memory(addr).await;
     while t0.elapsed() < Duration::from_secs(seconds) {
         tokio::time::sleep(Duration::from_millis(500)).await;
         let live = stats.live.load(Ordering::Relaxed);
         if live >= live_at_peak {
             live_at_peak = live;
             rss_peak = rss_kib();
+            server_peak = server_memory(addr).await.or(server_peak);
         }
     }
     let elapsed = t0.elapsed().as_secs_f64();
@@ -226,6 +247,7 @@ pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
         finished: stats.finished.load(Ordering::Relaxed),
         errors: stats.errors.load(Ordering::Relaxed),
         kib_per_game,
+        server_memory: server_peak,
     })
 }
 

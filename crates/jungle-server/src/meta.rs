@@ -1,4 +1,4 @@
-//! Server facts: health, the level table, time-control presets, and position analysis.
+//! Server facts: health, load (`/api/stats`), the level table, time-control presets, and position analysis.
 
 use crate::error::ApiError;
 use crate::AppState;
@@ -15,6 +15,7 @@ use std::time::Duration;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/health", get(health))
+        .route("/api/stats", get(stats))
         .route("/api/levels", get(levels))
         .route("/api/presets", get(presets))
         .route("/api/analyze", post(analyze))
@@ -23,6 +24,24 @@ pub fn router() -> Router<AppState> {
 async fn health(State(state): State<AppState>) -> Result<Response, ApiError> {
     state.hub.store().ping().await?;
     Ok(Json(json!({"status": "ok"})).into_response())
+}
+
+async fn stats(State(state): State<AppState>) -> Response {
+    let (games, online) = state.hub.counts();
+    Json(json!({
+        "games": games,
+        "online": online,
+        "memory_bytes": resident_bytes(),
+    }))
+    .into_response()
+}
+
+/// This process's resident memory (Linux; None elsewhere).
+pub fn resident_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 async fn levels(State(state): State<AppState>) -> Response {

@@ -67,6 +67,12 @@ async fn duplicate_forged_out_of_turn_and_malformed_messages_are_refused() {
     let srv = TestServer::start(dir.path()).await;
     let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
     let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let stats = srv.get("/api/stats", None).await.json();
+    assert_eq!(
+        (stats["games"].as_u64(), stats["online"].as_u64()),
+        (Some(1), Some(2))
+    );
+    assert!(stats["memory_bytes"].as_u64().unwrap() > 1 << 20, "{stats}");
     let first = red.mv(&game, 0, "g3g4").await;
     blue.expect("moved").await;
     // The same move re-sent for the same ply: the same answer, nothing changes.
