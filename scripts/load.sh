@@ -43,20 +43,9 @@ case "$MODE" in
 sqlite-full) ARGS+=(--sqlite-sync full) ;;
 sqlite-normal) ARGS+=(--sqlite-sync normal) ;;
 postgres)
-  pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
-  if [ -z "$(pg_bin)" ] || [ ! -x "$(pg_bin)/initdb" ]; then
-    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
-  fi
-  PGBIN="$(pg_bin)"
-  if [ "$(id -u)" = 0 ]; then
-    id postgres >/dev/null 2>&1 || useradd --system --home-dir "$TMP" postgres
-    chown postgres "$TMP"
-    AS=(runuser -u postgres --)
-  else
-    AS=()
-  fi
+  . scripts/pg-lib.sh
+  pg_install
+  pg_as "$TMP"
   PGPORT="$(free_port)"
   "${AS[@]}" "$PGBIN/initdb" -D "$TMP/pg" -A trust -U jungle >/dev/null
   "${AS[@]}" "$PGBIN/pg_ctl" -D "$TMP/pg" -l "$TMP/pg.log" -w \

@@ -5,26 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
-
-if [ -z "$(pg_bin)" ] || [ ! -x "$(pg_bin)/initdb" ]; then
-  echo "== installing Debian's postgresql"
-  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
-fi
-BIN="$(pg_bin)"
+. scripts/pg-lib.sh
+pg_install
+BIN="$PGBIN"
 
 TMP="$(mktemp -d /tmp/jungle-pg.XXXXXX)"
 chmod 755 "$TMP"
-# PostgreSQL refuses to run as root: run the cluster as the `postgres` user when we are root.
-if [ "$(id -u)" = 0 ]; then
-  id postgres >/dev/null 2>&1 || useradd --system --home-dir "$TMP" postgres
-  chown postgres "$TMP"
-  AS=(runuser -u postgres --)
-else
-  AS=()
-fi
+pg_as "$TMP"
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 
