@@ -46,6 +46,11 @@ test('a guest plays the computer to the end', async () => {
   assert.equal(await page.locator('.board [data-sq="g3"] .piece.red[data-role="R"]').count(), 1);
   await shot(page, 'vs-ai');
 
+  // A draw offer at the start: the computer thinks it over and declines (it is not behind).
+  await page.click('[data-test=draw-offer]');
+  await page.locator('#toasts .toast', { hasText: 'The draw offer was declined' }).waitFor();
+  await page.waitForFunction(() => !document.querySelector('[data-test=draw-offer]').disabled);
+
   // Play on with a simple rushing strategy until the game ends (bounded).
   const deadline = Date.now() + 120000;
   let plies = 0;

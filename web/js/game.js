@@ -268,7 +268,7 @@ export function mountGame(root, id, ctx) {
       items.push(btn(t('resign'), async () => {
         if (await confirmDialog(t('resign'), t('confirm_resign'))) socket.send({ t: 'resign', game: id });
       }, 'resign'));
-      if (me && !opponentIsAi()) {
+      if (me) {
         items.push(btn(g.draw_offer === me ? t('draw_offered_wait') : t('offer_draw'),
           () => socket.send({ t: 'draw_offer', game: id }), 'draw-offer', { disabled: g.draw_offer === me }));
       }
