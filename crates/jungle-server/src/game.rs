@@ -280,6 +280,9 @@ struct Actor {
     draw_check: u64,
     /// The AI's move, held back while it still considers the player's draw offer.
     held_ai_move: Option<Move>,
+    /// The ply at which the AI last declined a draw: another offer before a move is declined
+    /// at once, without a search (offers cannot make it search again and again).
+    ai_declined_at: Option<usize>,
     tx: mpsc::Sender<Cmd>,
     events: broadcast::Sender<Event>,
 }
@@ -310,6 +313,7 @@ pub fn spawn(hub: Hub, init: ActorInit) -> GameHandle {
         searching: false,
         draw_check: 0,
         held_ai_move: None,
+        ai_declined_at: None,
         tx: tx.clone(),
         events: events.clone(),
     };
@@ -508,6 +512,7 @@ impl Actor {
                     return;
                 }
                 self.draw_offer = None;
+                self.ai_declined_at = Some(self.game.len());
                 self.broadcast(serde_json::json!({"t": "draw_declined", "game": self.meta.id, "by": color_name(ai)}));
                 if let Some(mv) = self.held_ai_move.take() {
                     self.play_ai_move(Some(mv)).await;
@@ -725,9 +730,13 @@ impl Actor {
                     // The AI answers after a short search (`ai::accepts_draw`); an offer already
                     // standing is not asked twice.
                     if self.draw_offer.is_none() {
-                        self.draw_offer = Some(color);
                         self.broadcast(serde_json::json!({"t": "draw_offered", "game": self.meta.id, "by": color_name(color)}));
-                        self.start_draw_check(ai);
+                        if self.ai_declined_at == Some(self.game.len()) {
+                            self.broadcast(serde_json::json!({"t": "draw_declined", "game": self.meta.id, "by": color_name(ai)}));
+                        } else {
+                            self.draw_offer = Some(color);
+                            self.start_draw_check(ai);
+                        }
                     }
                     return Ok(None);
                 }
@@ -813,6 +822,7 @@ impl Actor {
         self.draw_offer = None;
         self.draw_check += 1;
         self.held_ai_move = None;
+        self.ai_declined_at = None;
         self.turn_start = self.clock.now_ms();
         let _ = self.events.send(Event::State);
         self.maybe_start_ai();

@@ -340,6 +340,11 @@ async fn the_ai_accepts_a_draw_when_lost_and_declines_when_winning() {
         (d["game"].as_str(), d["by"].as_str()),
         (Some(won.as_str()), Some("blue"))
     );
+    // Asked again before anyone moves: declined at once.
+    p2.send(json!({"t": "draw_offer", "game": won.as_str()}))
+        .await;
+    assert_eq!(p2.expect("draw_offered").await["by"], "red");
+    assert_eq!(p2.expect("draw_declined").await["by"], "blue");
     // The game goes on: the player moves and the AI answers.
     p2.mv(won.as_str(), 0, "g1g2").await;
     assert_eq!(p2.expect("moved").await["ply"], 1);
