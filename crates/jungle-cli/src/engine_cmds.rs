@@ -172,7 +172,16 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
         sprt,
         timeout_margin: Duration::from_millis(a.timeout_margin),
     };
-    let mut results = Vec::new();
+    // Each record is written (and flushed) as its game ends, so a match stopped early keeps the
+    // records of the games it finished.
+    let mut pgn = match &a.pgn {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut pgn_error = None;
     let quiet = a.quiet;
     let tally = matches::run(&config, |r, t| {
         if !quiet {
@@ -189,16 +198,19 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
             );
             let _ = std::io::stdout().flush();
         }
-        results.push(r.clone());
+        if let (Some(f), None) = (pgn.as_mut(), &pgn_error) {
+            if let Err(e) =
+                matches::write_records(f, std::slice::from_ref(r)).and_then(|()| f.flush())
+            {
+                pgn_error = Some(e);
+            }
+        }
     })?;
     for line in matches::summary(&config, &tally) {
         println!("{line}");
     }
-    if let Some(path) = &a.pgn {
-        results.sort_by_key(|r| r.index);
-        let mut f = std::fs::File::create(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
-        matches::write_records(&mut f, &results)?;
+    if let Some(e) = pgn_error {
+        return Err(e).context("cannot write the game records");
     }
     Ok(ExitCode::SUCCESS)
 }
