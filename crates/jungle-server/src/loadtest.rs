@@ -76,9 +76,9 @@ impl fmt::Display for LoadReport {
         match self.kib_per_game {
             Some(k) => write!(
                 f,
-                "memory per live game {k:.1} KiB (process RSS growth / games)"
+                "tool memory per game {k:.1} KiB (this process's RSS growth / games)"
             ),
-            None => write!(f, "memory per live game n/a"),
+            None => write!(f, "tool memory per game n/a"),
         }?;
         match self.server_memory {
             Some((bytes, games)) if games > 0 => write!(
