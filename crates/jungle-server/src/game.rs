@@ -501,12 +501,10 @@ impl Actor {
                 if check != self.draw_check || !self.is_live() {
                     return;
                 }
-                let Some((ai, offered)) = self.meta.ai_color().zip(self.draw_offer) else {
+                // Only the player offers in an AI game; no standing offer: the answer is stale.
+                let (Some(ai), Some(_)) = (self.meta.ai_color(), self.draw_offer) else {
                     return;
                 };
-                if offered == ai {
-                    return;
-                }
                 if accept {
                     self.finish(None, "agreed").await;
                     return;

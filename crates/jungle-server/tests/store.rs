@@ -291,6 +291,15 @@ async fn plies_of_many_games_written_at_once_are_all_stored() {
     }
 }
 
+/// `p` watches `game` and offers a draw as Red; returns once the offer is broadcast.
+async fn watch_and_offer_a_draw(p: &mut Player, game: &GameId) {
+    p.send(json!({"t": "watch", "game": game.as_str()})).await;
+    p.expect("game").await;
+    p.send(json!({"t": "draw_offer", "game": game.as_str()}))
+        .await;
+    assert_eq!(p.expect("draw_offered").await["by"], "red");
+}
+
 /// The AI answers a draw offer by its own search: in a game resumed from a position where it has
 /// only a rat left it accepts (the game ends drawn by agreement); where it is far ahead it
 /// declines and plays on.
@@ -321,20 +330,12 @@ async fn the_ai_accepts_a_draw_when_lost_and_declines_when_winning() {
             .unwrap()
             .contains(&json!(id.as_str())));
     }
-    p2.send(json!({"t": "watch", "game": lost.as_str()})).await;
-    p2.expect("game").await;
-    p2.send(json!({"t": "draw_offer", "game": lost.as_str()}))
-        .await;
-    assert_eq!(p2.expect("draw_offered").await["by"], "red");
+    watch_and_offer_a_draw(&mut p2, &lost).await;
     let e = p2.expect("ended").await;
     assert_eq!(e["game"], lost.as_str());
     assert_eq!(e["result"], json!({"winner": null, "reason": "agreed"}));
 
-    p2.send(json!({"t": "watch", "game": won.as_str()})).await;
-    p2.expect("game").await;
-    p2.send(json!({"t": "draw_offer", "game": won.as_str()}))
-        .await;
-    assert_eq!(p2.expect("draw_offered").await["by"], "red");
+    watch_and_offer_a_draw(&mut p2, &won).await;
     let d = p2.expect("draw_declined").await;
     assert_eq!(
         (d["game"].as_str(), d["by"].as_str()),
