@@ -206,3 +206,45 @@ test('clocks from the server: low-time warning, a move timeout passes and is cou
   assert.match(red, /^\d:\d\d/);
   assert.deepEqual(page.errors, []);
 });
+
+test('the server\'s welcome arriving late keeps what the player chose on the home screen', async () => {
+  // The welcome (sent when the WebSocket opens) used to re-render the home screen, resetting a
+  // level or colour picked just before it arrived. Hold it back until the choice is made.
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  let chain = Promise.resolve();
+  let welcomes = 0;
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((m) => {
+      const welcome = String(m).includes('"t":"welcome"');
+      chain = chain.then(async () => {
+        if (welcome) await held;
+        ws.send(m);
+        if (welcome) welcomes += 1;
+      });
+    });
+  });
+  await page.goto(`${BASE}/`);
+  await page.waitForSelector('body[data-ready="1"]');
+  await page.selectOption('#ai-level', '7');
+  await page.check('input[name=ai-color][value=blue]');
+  release();
+  for (let i = 0; i < 100 && welcomes === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(welcomes, 1, 'the welcome reached the page');
+  // Give the page a moment to handle the welcome, then check the choices survived it.
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+  assert.equal(await page.locator('#ai-level').inputValue(), '7');
+  assert.ok(await page.locator('input[name=ai-color][value=blue]').isChecked());
+  await page.click('[data-test=start-ai]');
+  assert.ok(await gameId(page));
+  assert.match(await page.locator('.player.top').innerText(), /Computer \(level 7\)/);
+  // The game started after the welcome: the home screen still offers to resume it.
+  const id = await gameId(page);
+  await page.goto(`${BASE}/#/`);
+  await page.click('[data-test=resume]');
+  await page.waitForURL(`**/#/g/${id}`);
+  await context.close();
+});

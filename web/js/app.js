@@ -124,6 +124,13 @@ function startGame(msg) {
   socket.send(msg);
 }
 
+/** Fills the home screen's "resume your game" paragraph from `store.myLive` (empty when none). */
+function resumeLinks(p) {
+  p.replaceChildren(...(store.myLive || []).map((id) => h('a', { class: 'button primary', href: `#/g/${id}`, 'data-test': 'resume' }, t('resume_game'))));
+  p.hidden = !p.childElementCount;
+  return p;
+}
+
 function home(root) {
   const startBoard = h('div', { class: 'howto-board' });
   const level = h('select', { id: 'ai-level' },
@@ -135,7 +142,7 @@ function home(root) {
   root.replaceChildren(h('div', { class: 'home' },
     h('h1', {}, t('home_title')),
     h('p', { class: 'lead' }, t('home_lead')),
-    (store.myLive || []).length ? h('p', { class: 'resume' }, store.myLive.map((id) => h('a', { class: 'button primary', href: `#/g/${id}`, 'data-test': 'resume' }, t('resume_game')))) : null,
+    resumeLinks(h('p', { class: 'resume', 'data-resume': '' })),
     h('div', { class: 'cards' },
       h('section', { class: 'card', 'aria-labelledby': 'h-ai' },
         h('h2', { id: 'h-ai' }, t('play_ai')),
@@ -410,10 +417,18 @@ socket.on((m) => {
   if (m.t === 'welcome') {
     if (m.user) store.user = m.user;
     store.myLive = Array.isArray(m.games) ? m.games : [];
-    if (!location.hash || location.hash === '#/') route();
-    else renderHeader();
+    // Only the parts that depend on the welcome change: re-rendering the whole home screen would
+    // throw away what the player has just chosen there (level, colour, time control).
+    renderHeader();
+    const resume = document.querySelector('[data-resume]');
+    if (resume) resumeLinks(resume);
   } else if (m.t === 'game' && m.game) {
     store.games.set(m.game.id, m.game);
+    // Keep the home screen's "resume" links current: games of mine that start or end after the welcome.
+    const live = new Set(store.myLive || []);
+    if (m.game.you && m.game.status === 'live') live.add(m.game.id);
+    else live.delete(m.game.id);
+    store.myLive = [...live];
     const onIt = location.hash === `#/g/${m.game.id}`;
     if (!onIt && m.game.you && m.game.status === 'live' && expectingGame) {
       expectingGame = false;
