@@ -131,6 +131,44 @@ fn scripted_session() {
 }
 
 #[test]
+fn evaluation_weights_are_an_option() {
+    let mut w = jungle_engine::eval::WEIGHTS;
+    w.tempo = 99;
+    let out = session(&format!(
+        "uci\n\
+         position startpos\n\
+         eval\n\
+         setoption name Weights value {}\n\
+         eval\n\
+         go depth 3\n\
+         setoption name Weights value 1,2,3\n\
+         setoption name Weights value default\n\
+         eval\n\
+         quit\n",
+        w.to_csv()
+    ));
+    let default = jungle_engine::eval::WEIGHTS.tempo;
+    let evals: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string eval cp "))
+        .collect();
+    assert_eq!(evals.len(), 3, "{out:#?}");
+    assert!(evals[0].starts_with(&format!("info string eval cp {default} ")));
+    assert!(evals[1].starts_with("info string eval cp 99 "), "{out:#?}");
+    assert!(evals[2].starts_with(&format!("info string eval cp {default} ")));
+    assert!(out.iter().any(|l| l.starts_with("bestmove ")));
+    assert!(out
+        .iter()
+        .any(|l| l.starts_with("option name Weights type string default ")));
+    assert!(
+        out.iter().any(|l| l.starts_with("info string error: ")
+            && l.contains("Weights")
+            && l.contains("expected 34")),
+        "{out:#?}"
+    );
+}
+
+#[test]
 fn go_infinite_waits_for_stop_and_clock_searches_answer() {
     let out = session(
         "position startpos\ngo infinite\nstop\nposition startpos moves b2b3\ngo wtime 300 btime 300 winc 10 binc 10\n",

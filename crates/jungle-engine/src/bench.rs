@@ -79,6 +79,7 @@ pub fn run(depth: u32, out: &mut dyn Write) -> io::Result<BenchResult> {
         threads: 1,
         hash_mb: 16,
         level: 10,
+        ..EngineOptions::default()
     });
     for (i, text) in POSITIONS.iter().enumerate() {
         let pos = Jfen::parse_position(text, Rules::STANDARD)

@@ -272,6 +272,7 @@ fn search_threads(
         max_depth,
         noise: lvl.noise,
         seed,
+        weights: options.weights,
     };
     let (best, nodes) = std::thread::scope(|scope| {
         for id in 1..options.threads {
@@ -399,6 +400,7 @@ pub fn choose_move(game: &Game, level: u8, budget: Duration) -> Option<Move> {
         threads: 1,
         hash_mb: 8,
         level,
+        ..EngineOptions::default()
     });
     engine
         .search(
@@ -417,6 +419,7 @@ pub fn analyze(game: &Game, budget: Duration) -> SearchResult {
         threads: 1,
         hash_mb: 16,
         level: 10,
+        ..EngineOptions::default()
     });
     engine.search(
         game,

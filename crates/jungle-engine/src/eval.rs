@@ -55,7 +55,71 @@ impl Weights {
         w.tempo = v[33];
         Some(w)
     }
+
+    /// A bound on the magnitude of any evaluation under these weights.
+    pub fn max_eval(&self) -> i64 {
+        let abs = |v: &[i32]| {
+            v.iter()
+                .map(|x| i64::from(x.unsigned_abs()))
+                .collect::<Vec<_>>()
+        };
+        let max = |v: &[i32]| abs(v).into_iter().max().unwrap_or(0);
+        let side = abs(&self.material).iter().sum::<i64>()
+            + 8 * max(&self.advance) * max(&self.advance_scale) / 8
+            + max(&self.defenders)
+            + i64::from(self.rat_vs_elephant.unsigned_abs());
+        2 * side + i64::from(self.tempo.unsigned_abs())
+    }
+
+    /// The values as one comma-separated line (the protocol's `Weights` option).
+    pub fn to_csv(&self) -> String {
+        let v: Vec<String> = self.to_vec().iter().map(i32::to_string).collect();
+        v.join(",")
+    }
 }
+
+impl std::str::FromStr for Weights {
+    type Err = String;
+
+    /// Reads [`Weights::to_csv`]'s form, or `default` for [`WEIGHTS`].
+    fn from_str(s: &str) -> Result<Weights, String> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("default") {
+            return Ok(WEIGHTS);
+        }
+        let mut v = Vec::with_capacity(Self::LEN);
+        for (i, part) in s.split(',').enumerate() {
+            let part = part.trim();
+            match part.parse::<i32>() {
+                Ok(n) if (-10_000..=10_000).contains(&n) => v.push(n),
+                _ => {
+                    return Err(format!(
+                        "value {} is `{part}`, not a whole number from -10000 to 10000",
+                        i + 1
+                    ))
+                }
+            }
+        }
+        let w = Weights::from_slice(&v).ok_or_else(|| {
+            format!(
+                "expected {} comma-separated numbers, got {}",
+                Self::LEN,
+                v.len()
+            )
+        })?;
+        if w.max_eval() > MAX_EVAL {
+            return Err(format!(
+                "these weights could score a position {} (at most {MAX_EVAL}: den scores lie beyond)",
+                w.max_eval()
+            ));
+        }
+        Ok(w)
+    }
+}
+
+/// The largest evaluation [`Weights`] read from text may produce (the search's den scores start
+/// near 29 000).
+pub const MAX_EVAL: i64 = 20_000;
 
 /// The weights in use.
 pub const WEIGHTS: Weights = Weights {
@@ -216,6 +280,20 @@ mod tests {
         assert_eq!(v.len(), Weights::LEN);
         assert_eq!(Weights::from_slice(&v), Some(WEIGHTS));
         assert_eq!(Weights::from_slice(&v[1..]), None);
+        assert_eq!(WEIGHTS.to_csv().parse::<Weights>(), Ok(WEIGHTS));
+        assert_eq!("default".parse::<Weights>(), Ok(WEIGHTS));
+        let short = "1,2,3".parse::<Weights>().unwrap_err();
+        assert!(
+            short.contains("expected 34") && short.contains("got 3"),
+            "{short}"
+        );
+        let bad = "1,x".parse::<Weights>().unwrap_err();
+        assert!(bad.contains("value 2 is `x`"), "{bad}");
+        assert!(WEIGHTS.max_eval() <= MAX_EVAL);
+        let mut big = WEIGHTS;
+        big.material = [9000; 8];
+        let e = big.to_csv().parse::<Weights>().unwrap_err();
+        assert!(e.contains("at most 20000"), "{e}");
     }
 
     #[test]

@@ -131,6 +131,8 @@ pub struct EngineOptions {
     pub hash_mb: usize,
     /// Playing level 1 (beginner) … 10 (full strength); see [`level`].
     pub level: u8,
+    /// The evaluation weights ([`eval::WEIGHTS`] unless a tuner or a test sets others).
+    pub weights: eval::Weights,
 }
 
 impl Default for EngineOptions {
@@ -139,6 +141,7 @@ impl Default for EngineOptions {
             threads: 1,
             hash_mb: 16,
             level: 10,
+            weights: eval::WEIGHTS,
         }
     }
 }

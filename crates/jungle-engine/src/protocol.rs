@@ -228,6 +228,13 @@ impl Session {
                     "option name Level type spin default 10 min 1 max 10",
                 );
                 say(&self.out, "option name Rules type string default standard");
+                say(
+                    &self.out,
+                    &format!(
+                        "option name Weights type string default {}",
+                        eval::WEIGHTS.to_csv()
+                    ),
+                );
                 say(&self.out, "uciok");
             }
             "isready" => say(&self.out, "readyok"),
@@ -268,7 +275,7 @@ impl Session {
             "perft" => self.perft(args),
             "eval" => {
                 let pos = self.game.position();
-                let e = eval::evaluate(pos);
+                let e = eval::evaluate_with(pos, &self.options.weights);
                 let red = if pos.turn() == Color::Red { e } else { -e };
                 say(
                     &self.out,
@@ -321,6 +328,10 @@ impl Session {
                     self.game = Game::new(r);
                 }
                 Err(e) => return self.error(e),
+            },
+            "weights" => match value.parse::<eval::Weights>() {
+                Ok(w) => o.weights = w,
+                Err(e) => return self.error(format!("option Weights: {e}")),
             },
             _ => return self.error(format!("unknown option `{name}`")),
         }

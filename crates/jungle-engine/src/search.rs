@@ -6,7 +6,7 @@
 //! into the enemy den wins at once; a side facing two den threats loses; a side facing one must
 //! capture the threatening animal (only those moves are searched, and they never extend depth).
 
-use crate::eval::{evaluate, material};
+use crate::eval::{evaluate, evaluate_with, material, Weights};
 use crate::timeman::Deadline;
 use crate::tt::{Bound, Tt};
 use crate::{Score, SearchInfo};
@@ -79,6 +79,8 @@ pub(crate) struct Shared<'a> {
     /// Amplitude of the level's evaluation noise (0 at full strength).
     pub noise: i32,
     pub seed: u64,
+    /// The evaluation weights.
+    pub weights: Weights,
 }
 
 /// The per-thread searcher.
@@ -210,7 +212,7 @@ impl<'a> Searcher<'a> {
 
     #[inline]
     fn eval(&self, pos: &Position) -> i32 {
-        let e = evaluate(pos);
+        let e = evaluate_with(pos, &self.shared.weights);
         if self.shared.noise == 0 {
             return e;
         }
@@ -310,7 +312,7 @@ impl<'a> Searcher<'a> {
                     pos.hash(),
                     Some(b.best),
                     to_tt(b.score, 0),
-                    evaluate(pos),
+                    evaluate_with(pos, &self.shared.weights),
                     depth,
                     bound,
                 );

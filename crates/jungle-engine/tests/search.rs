@@ -190,6 +190,7 @@ fn lazy_smp_returns_a_legal_move() {
         threads: 2,
         hash_mb: 8,
         level: 10,
+        ..EngineOptions::default()
     });
     let r = e.search(
         &g,

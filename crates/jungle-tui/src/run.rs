@@ -295,6 +295,7 @@ fn apply(
                     threads: 1,
                     hash_mb: 16,
                     level,
+                    ..EngineOptions::default()
                 });
                 let limits = Limits {
                     movetime: Some(budget(level)),
