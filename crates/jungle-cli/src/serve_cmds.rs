@@ -28,6 +28,13 @@ pub struct ServeArgs {
     /// AI searches running at once (each on a blocking worker).
     #[arg(long, env = "JUNGLE_MAX_SEARCHES", default_value_t = 2)]
     pub max_searches: usize,
+    /// Searches for the analysis endpoint (`POST /api/analyze`) running at once, apart from the
+    /// AI's.
+    #[arg(long, env = "JUNGLE_MAX_ANALYSES", default_value_t = 1)]
+    pub max_analyses: usize,
+    /// Analysis requests per address per minute; 0 = unlimited.
+    #[arg(long, env = "JUNGLE_ANALYSES_PER_MIN", default_value_t = 120)]
+    pub analyses_per_min: u32,
     /// AI thinking time per level in milliseconds.
     #[arg(long, env = "JUNGLE_AI_MS_PER_LEVEL", default_value_t = 100)]
     pub ai_ms_per_level: u32,
@@ -76,6 +83,8 @@ pub fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
             reconnect_grace_ms: i64::from(a.reconnect_grace) * 1000,
             ai_ms_per_level: i64::from(a.ai_ms_per_level),
             max_searches: a.max_searches,
+            max_analyses: a.max_analyses,
+            analyses_per_ip_per_min: a.analyses_per_min,
             max_ws_per_ip: a.max_ws_per_ip,
             auth_per_ip_per_min: a.auth_per_min,
             secure_cookies: a.secure_cookies,

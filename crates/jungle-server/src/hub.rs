@@ -20,8 +20,13 @@ pub struct ServerConfig {
     pub reconnect_grace_ms: i64,
     /// AI thinking time per level, ms (level 10 thinks 10×).
     pub ai_ms_per_level: i64,
-    /// Concurrent AI searches.
+    /// Concurrent AI searches (the AI's moves and its answers to draw offers).
     pub max_searches: usize,
+    /// Concurrent searches for `POST /api/analyze`, apart from the AI's (so that analyses never
+    /// hold up an AI game).
+    pub max_analyses: usize,
+    /// Analysis requests per address per minute; 0 = unlimited.
+    pub analyses_per_ip_per_min: u32,
     /// Open WebSockets per client address.
     pub max_ws_per_ip: usize,
     /// Account requests (guest, register, login) per address per minute; 0 = unlimited.
@@ -38,6 +43,8 @@ impl Default for ServerConfig {
             reconnect_grace_ms: 60_000,
             ai_ms_per_level: 100,
             max_searches: 2,
+            max_analyses: 1,
+            analyses_per_ip_per_min: 120,
             max_ws_per_ip: 64,
             auth_per_ip_per_min: 30,
             ws_msgs_per_sec: 20,
@@ -70,6 +77,34 @@ pub struct Seek {
     pub rules: String,
     #[serde(skip)]
     owner: UserId,
+    /// When it was opened (the hub's clock, ms).
+    #[serde(skip)]
+    created: i64,
+}
+
+/// How many rating points one second of waiting is worth when quick pairing chooses a seek: a
+/// seek that has waited 30 s is preferred to one 300 points closer that has just been opened.
+pub const QUICK_POINTS_PER_WAITED_S: f64 = 10.0;
+
+/// The seek quick pairing takes for a player rated `rating` at `now` among `candidates` (index,
+/// seek): the one whose owner's rating is closest, less [`QUICK_POINTS_PER_WAITED_S`] for every
+/// second it has waited; the oldest on a tie.
+fn quick_choice<'a>(
+    candidates: impl Iterator<Item = (usize, &'a Seek)>,
+    rating: f64,
+    now: i64,
+) -> Option<usize> {
+    let distance = |s: &Seek| {
+        let waited_s = (now - s.created).max(0) as f64 / 1000.0;
+        (s.rating - rating).abs() - QUICK_POINTS_PER_WAITED_S * waited_s
+    };
+    candidates
+        .min_by(|(_, a), (_, b)| {
+            distance(a)
+                .total_cmp(&distance(b))
+                .then(a.created.cmp(&b.created))
+        })
+        .map(|(i, _)| i)
 }
 
 struct Challenge {
@@ -103,6 +138,7 @@ struct Inner {
     store: Store,
     clock: SharedClock,
     ai: AiPool,
+    analysis: AiPool,
     config: ServerConfig,
     reg: Mutex<Registry>,
     lobby: broadcast::Sender<Arc<str>>,
@@ -116,10 +152,12 @@ impl Hub {
     /// A hub over a store and a clock.
     pub fn new(store: Store, clock: SharedClock, config: ServerConfig) -> Hub {
         let ai = AiPool::new(config.max_searches);
+        let analysis = AiPool::new(config.max_analyses);
         Hub(Arc::new(Inner {
             store,
             clock,
             ai,
+            analysis,
             config,
             reg: Mutex::new(Registry::default()),
             lobby: broadcast::channel(64).0,
@@ -142,6 +180,10 @@ impl Hub {
     /// The AI pool.
     pub fn ai(&self) -> AiPool {
         self.0.ai.clone()
+    }
+    /// The pool of the analysis endpoint's searches.
+    pub fn analysis(&self) -> AiPool {
+        self.0.analysis.clone()
     }
     /// The configuration.
     pub fn config(&self) -> &ServerConfig {
@@ -466,6 +508,7 @@ impl Hub {
     /// Opens a seek (one per player and time control).
     pub fn open_seek(&self, user: &User, tc: TimeControl, rated: bool, rules: Rules) -> SeekId {
         let id = SeekId::random();
+        let created = self.0.clock.now_ms();
         {
             let mut reg = self.reg();
             reg.seeks
@@ -478,6 +521,7 @@ impl Hub {
                 rated,
                 rules: rules.to_string(),
                 owner: user.id.clone(),
+                created,
             });
             if reg.seeks.len() > 10_000 {
                 reg.seeks.remove(0);
@@ -501,20 +545,28 @@ impl Hub {
         removed
     }
 
-    /// Takes a seek out of the lobby to start its game; None if it is gone or is one's own.
+    /// Takes a seek out of the lobby to start its game; None if it is gone or is one's own. With
+    /// `id`, that seek; with `quick` (a time control and the taker's rating), the seek of that time
+    /// control and the standard rules whose owner's rating is closest, counting the time it has
+    /// waited (see [`QUICK_POINTS_PER_WAITED_S`]).
     pub fn take_seek(
         &self,
         user: &UserId,
         id: Option<&SeekId>,
-        tc: Option<TimeControl>,
+        quick: Option<(TimeControl, f64)>,
     ) -> Option<(UserId, TimeControl, bool, String)> {
+        let now = self.0.clock.now_ms();
         let taken = {
             let mut reg = self.reg();
-            let i = reg.seeks.iter().position(|s| {
+            let candidates = reg.seeks.iter().enumerate().filter(|(_, s)| {
                 &s.owner != user
                     && id.is_none_or(|id| &s.id == id)
-                    && tc.is_none_or(|tc| s.tc == tc && s.rules == "standard")
-            })?;
+                    && quick.is_none_or(|(tc, _)| s.tc == tc && s.rules == "standard")
+            });
+            let i = match quick {
+                Some((_, rating)) => quick_choice(candidates, rating, now),
+                None => candidates.map(|(i, _)| i).next(),
+            }?;
             let s = reg.seeks.remove(i);
             Some((s.owner, s.tc, s.rated, s.rules))
         };
@@ -603,4 +655,49 @@ impl Hub {
 /// The name of a colour (re-exported for the API modules).
 pub fn color_str(c: Color) -> &'static str {
     color_name(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seek(rating: f64, created: i64) -> Seek {
+        Seek {
+            id: SeekId::random(),
+            user: format!("r{rating}"),
+            rating,
+            tc: TimeControl {
+                clock_s: 300,
+                inc_s: 0,
+                move_s: 0,
+            },
+            rated: true,
+            rules: "standard".into(),
+            owner: UserId::random(),
+            created,
+        }
+    }
+
+    fn choice(seeks: &[Seek], rating: f64, now: i64) -> Option<usize> {
+        quick_choice(seeks.iter().enumerate(), rating, now)
+    }
+
+    #[test]
+    fn quick_pairing_prefers_close_ratings_and_long_waits() {
+        assert_eq!(choice(&[], 1500.0, 0), None);
+        // Opened at the same time: the closest rating wins, above or below.
+        let seeks = [seek(1900.0, 0), seek(1450.0, 0), seek(1200.0, 0)];
+        assert_eq!(choice(&seeks, 1500.0, 0), Some(1));
+        assert_eq!(choice(&seeks, 1300.0, 0), Some(2));
+        assert_eq!(choice(&seeks, 2400.0, 0), Some(0));
+        // Equally close: the older seek.
+        let seeks = [seek(1600.0, 5_000), seek(1400.0, 1_000)];
+        assert_eq!(choice(&seeks, 1500.0, 6_000), Some(1));
+        // 400 points further away but 50 s longer waiting (worth 500 points): the older.
+        let seeks = [seek(1500.0, 50_000), seek(1900.0, 0)];
+        assert_eq!(choice(&seeks, 1500.0, 50_000), Some(1));
+        // Only 30 s longer (worth 300): the closer one.
+        let seeks = [seek(1500.0, 30_000), seek(1900.0, 0)];
+        assert_eq!(choice(&seeks, 1500.0, 30_000), Some(0));
+    }
 }

@@ -46,11 +46,15 @@ pub struct AppState {
 impl AppState {
     /// A state over a hub.
     pub fn new(hub: Hub) -> AppState {
-        let per_min = hub.config().auth_per_ip_per_min;
-        let clock = hub.clock();
+        let c = hub.config();
+        let limits = limits::AddrLimits::new(
+            c.auth_per_ip_per_min,
+            c.analyses_per_ip_per_min,
+            hub.clock(),
+        );
         AppState {
             hub,
-            limits: Arc::new(limits::AddrLimits::new(per_min, clock)),
+            limits: Arc::new(limits),
         }
     }
 }
@@ -64,6 +68,7 @@ pub fn app(state: AppState) -> Router {
         .merge(ws::router())
         .merge(web::router())
         .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
+        .layer(axum::middleware::map_response(error::json_errors))
         .with_state(state)
 }
 

@@ -1,5 +1,5 @@
-//! Per-address limits: open WebSockets and account requests, and the per-connection message
-//! rate (a token bucket on the injected clock).
+//! Per-address limits: open WebSockets, account requests and analysis requests, and the
+//! per-connection message rate (token buckets on the injected clock).
 
 use crate::clock::SharedClock;
 use axum::extract::{ConnectInfo, FromRequestParts};
@@ -57,26 +57,51 @@ impl Bucket {
             false
         }
     }
+
+    /// Whether the bucket is full at `now` (it then remembers nothing worth keeping).
+    fn is_full(&self, now: i64) -> bool {
+        let dt = (now - self.last_ms).max(0) as f64;
+        self.tokens + dt * self.rate / self.per_ms >= self.rate
+    }
+}
+
+/// The kinds of HTTP request limited per address and minute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Request {
+    /// `guest`, `register`, `login`.
+    Account,
+    /// `POST /api/analyze` (each is an engine search).
+    Analysis,
 }
 
 #[derive(Default)]
 struct PerAddr {
     sockets: usize,
-    auth: Option<Bucket>,
+    buckets: [Option<Bucket>; 2],
 }
+
+impl PerAddr {
+    fn forgettable(&self, now: i64) -> bool {
+        self.sockets == 0 && self.buckets.iter().flatten().all(|b| b.is_full(now))
+    }
+}
+
+/// Above this many addresses, those with no open socket and full buckets are forgotten.
+const PRUNE_ABOVE: usize = 4096;
 
 /// Limits per client address.
 pub struct AddrLimits {
-    auth_per_min: u32,
+    per_min: [u32; 2],
     clock: SharedClock,
     map: Mutex<HashMap<IpAddr, PerAddr>>,
 }
 
 impl AddrLimits {
-    /// Limits allowing `auth_per_min` account requests per address per minute (0 = unlimited).
-    pub fn new(auth_per_min: u32, clock: SharedClock) -> AddrLimits {
+    /// Limits allowing `auth_per_min` account requests and `analyses_per_min` analysis requests
+    /// per address per minute (0 = unlimited).
+    pub fn new(auth_per_min: u32, analyses_per_min: u32, clock: SharedClock) -> AddrLimits {
         AddrLimits {
-            auth_per_min,
+            per_min: [auth_per_min, analyses_per_min],
             clock,
             map: Mutex::new(HashMap::new()),
         }
@@ -86,17 +111,31 @@ impl AddrLimits {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Whether an account request from `ip` may go ahead now.
-    pub fn allow_auth(&self, ip: IpAddr) -> bool {
-        if self.auth_per_min == 0 {
+    /// Whether a request of `kind` from `ip` may go ahead now.
+    pub fn allow(&self, kind: Request, ip: IpAddr) -> bool {
+        let k = kind as usize;
+        let per_min = self.per_min[k];
+        if per_min == 0 {
             return true;
         }
         let now = self.clock.now_ms();
         let mut map = self.map();
-        let e = map.entry(ip).or_default();
-        e.auth
-            .get_or_insert_with(|| Bucket::new(self.auth_per_min, 60_000, now))
+        if map.len() > PRUNE_ABOVE {
+            map.retain(|_, e| !e.forgettable(now));
+        }
+        map.entry(ip).or_default().buckets[k]
+            .get_or_insert_with(|| Bucket::new(per_min, 60_000, now))
             .take(now)
+    }
+
+    /// Whether an account request from `ip` may go ahead now.
+    pub fn allow_auth(&self, ip: IpAddr) -> bool {
+        self.allow(Request::Account, ip)
+    }
+
+    /// The number of addresses remembered (for tests of the pruning).
+    pub fn addresses(&self) -> usize {
+        self.map().len()
     }
 
     /// Counts a new WebSocket from `ip`; false (and not counted) when it has `max` already.
@@ -115,7 +154,7 @@ impl AddrLimits {
         let mut map = self.map();
         if let Some(e) = map.get_mut(&ip) {
             e.sockets = e.sockets.saturating_sub(1);
-            if e.sockets == 0 && e.auth.is_none() {
+            if e.sockets == 0 && e.buckets.iter().all(Option::is_none) {
                 map.remove(&ip);
             }
         }
@@ -134,5 +173,31 @@ mod tests {
         assert!(!b.take(0));
         assert!(!b.take(400));
         assert!(b.take(500));
+        assert!(!b.is_full(500));
+        assert!(b.is_full(1500));
+    }
+
+    #[test]
+    fn kinds_have_their_own_buckets_and_idle_addresses_are_forgotten() {
+        let clock = crate::clock::TestClock::new(0);
+        let limits = AddrLimits::new(1, 2, std::sync::Arc::new(clock.clone()));
+        let ip = |n: u32| IpAddr::V4(Ipv4Addr::from(n));
+        assert!(limits.allow(Request::Account, ip(1)));
+        assert!(!limits.allow(Request::Account, ip(1)));
+        assert!(limits.allow(Request::Analysis, ip(1)));
+        assert!(limits.allow(Request::Analysis, ip(1)));
+        assert!(!limits.allow(Request::Analysis, ip(1)));
+        assert!(limits.allow(Request::Account, ip(2)), "per address");
+        assert!(limits.open_socket(ip(3), 1));
+        for n in 10..PRUNE_ABOVE as u32 + 10 {
+            assert!(limits.allow(Request::Analysis, ip(n)));
+        }
+        assert!(limits.addresses() > PRUNE_ABOVE);
+        // A minute later the buckets are full again: only the open socket is remembered (and the
+        // address asking now).
+        clock.advance(60_000);
+        assert!(limits.allow(Request::Account, ip(1)));
+        assert_eq!(limits.addresses(), 2);
+        assert!(!limits.open_socket(ip(3), 1), "its socket is still counted");
     }
 }

@@ -1,6 +1,7 @@
 //! Server facts: health, load (`/api/stats`), the level table, time-control presets, and position analysis.
 
 use crate::error::ApiError;
+use crate::limits::{ClientIp, Request};
 use crate::AppState;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -73,8 +74,12 @@ pub struct AnalyzeRequest {
 
 async fn analyze(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
+    if !state.limits.allow(Request::Analysis, ip) {
+        return Err(ApiError::RateLimited);
+    }
     let req: AnalyzeRequest = serde_json::from_slice(&body)
         .map_err(|e| ApiError::BadRequest(format!("bad JSON: {e}")))?;
     let rules: Rules = match &req.rules {
@@ -125,7 +130,7 @@ async fn analyze(
     let ms = req.ms.unwrap_or(500).clamp(10, 5000);
     let a = state
         .hub
-        .ai()
+        .analysis()
         .analyze(game, Duration::from_millis(ms))
         .await
         .ok_or_else(|| ApiError::Internal("analysis failed".into()))?;

@@ -271,6 +271,14 @@ impl Conn {
         }
     }
 
+    /// Reads the player's account again: the rating (and, after registering, the guest flag) a
+    /// seek shows and quick pairing goes by change while a socket stays open.
+    async fn refresh_user(&mut self) {
+        if let Ok(Some(u)) = self.state.hub.store().user(&self.user.id).await {
+            self.user = u;
+        }
+    }
+
     async fn dispatch(&mut self, msg: ClientMsg) -> Result<(), WsError> {
         let hub = self.state.hub.clone();
         let me = Seat::human(&self.user);
@@ -293,6 +301,7 @@ impl Conn {
             ClientMsg::Seek { tc, rated, rules } => {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
                 let rules = parse_rules(rules.as_deref())?;
+                self.refresh_user().await;
                 let id = hub.open_seek(&self.user, tc, rated, rules);
                 self.send(serde_json::json!({"t": "seek_created", "id": id}))
                     .await;
@@ -311,7 +320,8 @@ impl Conn {
             }
             ClientMsg::Quick { tc } => {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
-                match hub.take_seek(&self.user.id, None, Some(tc)) {
+                self.refresh_user().await;
+                match hub.take_seek(&self.user.id, None, Some((tc, self.user.rating))) {
                     Some((owner, tc, rated, rules)) => {
                         self.pair(owner, tc, rated, parse_rules(Some(&rules))?)
                             .await?;

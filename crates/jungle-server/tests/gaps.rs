@@ -1,5 +1,6 @@
 //! The gaps the web client reported: `you` in stored games, analysis of finished positions and
-//! its legal moves, Traditional Chinese level names, and a look at a challenge before accepting.
+//! its legal moves, Traditional Chinese level names, a look at a challenge before accepting, and
+//! JSON errors for requests refused before a handler runs.
 
 mod common;
 
@@ -148,4 +149,46 @@ async fn a_challenge_can_be_looked_at_before_it_is_accepted() {
     let bad = srv.get("/api/challenges/..%2Fx", None).await;
     assert_eq!(bad.status, 404);
     assert_eq!(bad.json()["error"]["code"], "not_found");
+}
+
+#[tokio::test]
+async fn requests_refused_before_a_handler_get_json_errors_too() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let error = |a: &jungle_server::client::HttpAnswer| {
+        assert_eq!(
+            a.content_type.as_deref(),
+            Some("application/json"),
+            "{}",
+            a.body
+        );
+        a.json()["error"].clone()
+    };
+    // A malformed query string names the field.
+    let a = srv.get("/api/users/nobody/games?limit=lots", None).await;
+    assert_eq!(a.status, 400);
+    let e = error(&a);
+    assert_eq!(e["code"], "bad_request");
+    assert!(e["message"].as_str().unwrap().contains("limit"), "{e}");
+    let a = srv.get("/api/games?status=live&colour=red", None).await;
+    assert_eq!(a.status, 400, "unknown query fields are refused");
+    assert_eq!(error(&a)["code"], "bad_request");
+    // A wrong method.
+    let a = srv.get("/api/guest", None).await;
+    assert_eq!(a.status, 405);
+    assert_eq!(error(&a)["code"], "method_not_allowed");
+    // A body over 16 KiB.
+    let big = json!({"name": "x".repeat(20_000), "password": "long enough"});
+    let a = srv.post("/api/register", None, Some(&big)).await;
+    assert_eq!(a.status, 413);
+    assert_eq!(error(&a)["code"], "too_large");
+    // An unknown game's record is a JSON error; a game's record stays plain text.
+    let a = srv.get("/api/games/nosuch/record", None).await;
+    assert_eq!(error(&a)["code"], "not_found");
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let a = srv.get(&format!("/api/games/{game}/record"), None).await;
+    assert_eq!(a.status, 200);
+    assert!(a.content_type.unwrap().starts_with("text/plain"));
+    assert!(a.body.contains("[Red "), "{}", a.body);
 }

@@ -728,6 +728,27 @@ async fn account_requests_are_rate_limited_per_address() {
 }
 
 #[tokio::test]
+async fn analysis_requests_are_rate_limited_per_address() {
+    let dir = tmp();
+    let mut config = test_config();
+    config.analyses_per_ip_per_min = 2;
+    let srv = TestServer::start_with(dir.path(), config).await;
+    let body = json!({"ms": 10});
+    let ask = || srv.post("/api/analyze", None, Some(&body));
+    for _ in 0..2 {
+        let a = ask().await;
+        assert_eq!(a.status, 200, "{}", a.body);
+    }
+    let r = ask().await;
+    assert_eq!(r.status, 429);
+    assert_eq!(r.json()["error"]["code"], "rate_limited");
+    // Account requests have their own allowance.
+    assert_eq!(srv.post("/api/guest", None, None).await.status, 200);
+    srv.clock.advance(30_000);
+    assert_eq!(ask().await.status, 200);
+}
+
+#[tokio::test]
 async fn the_web_client_is_embedded_and_served_from_the_same_port() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
