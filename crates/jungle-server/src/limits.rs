@@ -86,7 +86,9 @@ impl PerAddr {
     }
 }
 
-/// Above this many addresses, those with no open socket and full buckets are forgotten.
+/// Above this many addresses, those with no open socket and full buckets are forgotten (and
+/// then again each time the number has doubled since, so that a busy server does not scan them
+/// on every request).
 const PRUNE_ABOVE: usize = 4096;
 
 /// Limits per client address.
@@ -94,6 +96,7 @@ pub struct AddrLimits {
     per_min: [u32; 2],
     clock: SharedClock,
     map: Mutex<HashMap<IpAddr, PerAddr>>,
+    prune_at: std::sync::atomic::AtomicUsize,
 }
 
 impl AddrLimits {
@@ -104,6 +107,7 @@ impl AddrLimits {
             per_min: [auth_per_min, analyses_per_min],
             clock,
             map: Mutex::new(HashMap::new()),
+            prune_at: PRUNE_ABOVE.into(),
         }
     }
 
@@ -120,8 +124,10 @@ impl AddrLimits {
         }
         let now = self.clock.now_ms();
         let mut map = self.map();
-        if map.len() > PRUNE_ABOVE {
+        use std::sync::atomic::Ordering::Relaxed;
+        if map.len() > self.prune_at.load(Relaxed) {
             map.retain(|_, e| !e.forgettable(now));
+            self.prune_at.store(PRUNE_ABOVE.max(2 * map.len()), Relaxed);
         }
         map.entry(ip).or_default().buckets[k]
             .get_or_insert_with(|| Bucket::new(per_min, 60_000, now))
@@ -189,15 +195,20 @@ mod tests {
         assert!(!limits.allow(Request::Analysis, ip(1)));
         assert!(limits.allow(Request::Account, ip(2)), "per address");
         assert!(limits.open_socket(ip(3), 1));
-        for n in 10..PRUNE_ABOVE as u32 + 10 {
+        // Fill the table up to the pruning threshold.
+        for n in 10..(PRUNE_ABOVE as u32 + 7) {
             assert!(limits.allow(Request::Analysis, ip(n)));
         }
-        assert!(limits.addresses() > PRUNE_ABOVE);
-        // A minute later the buckets are full again: only the open socket is remembered (and the
-        // address asking now).
+        assert_eq!(limits.addresses(), PRUNE_ABOVE);
+        // A minute later the buckets are full again. The next address goes past the threshold
+        // and the one after it makes the table forget every address with no open socket and full
+        // buckets: only the open socket's and those that asked since are remembered.
         clock.advance(60_000);
         assert!(limits.allow(Request::Account, ip(1)));
-        assert_eq!(limits.addresses(), 2);
+        assert!(limits.allow(Request::Analysis, ip(100_000)));
+        assert_eq!(limits.addresses(), PRUNE_ABOVE + 1);
+        assert!(limits.allow(Request::Analysis, ip(100_001)));
+        assert_eq!(limits.addresses(), 4);
         assert!(!limits.open_socket(ip(3), 1), "its socket is still counted");
     }
 }
