@@ -305,7 +305,7 @@ impl std::str::FromStr for TimeControl {
 pub mod send {
     use super::*;
 
-    /// `quick`: accept the oldest matching seek or open one.
+    /// `quick`: accept the matching seek closest in rating or open one.
     pub fn quick(tc: TimeControl) -> Value {
         json!({"t": "quick", "tc": tc.to_json()})
     }
