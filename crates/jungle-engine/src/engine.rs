@@ -302,7 +302,7 @@ fn search_threads(
         },
         None => {
             // Not even depth 1 finished: take the best move of the shallow ordering.
-            let m = order_root(pos, legal, tt)[0].0;
+            let m = order_root(pos, legal, tt, &options.weights)[0].0;
             SearchResult {
                 best: Some(m),
                 score: Score::Cp(0),
@@ -324,7 +324,7 @@ fn iterate(
     mut report: Option<&mut InfoFn>,
 ) -> Option<RootResult> {
     let shared_max = s.max_depth();
-    let mut moves = order_root(pos, legal, s.tt());
+    let mut moves = order_root(pos, legal, s.tt(), s.weights());
     let mut best: Option<RootResult> = None;
     let first = 1 + (s.id as u32 % 2);
     let mut depth = first.min(shared_max);

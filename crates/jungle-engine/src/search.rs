@@ -6,7 +6,7 @@
 //! into the enemy den wins at once; a side facing two den threats loses; a side facing one must
 //! capture the threatening animal (only those moves are searched, and they never extend depth).
 
-use crate::eval::{evaluate, evaluate_with, material, Weights};
+use crate::eval::{evaluate_with, material, Weights};
 use crate::timeman::Deadline;
 use crate::tt::{Bound, Tt};
 use crate::{Score, SearchInfo};
@@ -715,8 +715,13 @@ impl<'a> Searcher<'a> {
 }
 
 /// Root moves of `pos` from the game's legal moves, ordered by a shallow look (captures and den
-/// entries first).
-pub(crate) fn order_root(pos: &Position, legal: &MoveList, tt: &Tt) -> Vec<(Move, i64)> {
+/// entries first, then by the evaluation under `weights` after the move).
+pub(crate) fn order_root(
+    pos: &Position,
+    legal: &MoveList,
+    tt: &Tt,
+    weights: &Weights,
+) -> Vec<(Move, i64)> {
     let tt_move = tt.probe(pos.hash()).and_then(|e| e.mv);
     let them = !pos.turn();
     let mut v: Vec<(Move, i64)> = legal
@@ -734,7 +739,7 @@ pub(crate) fn order_root(pos: &Position, legal: &MoveList, tt: &Tt) -> Vec<(Move
             }
             let mut c = *pos;
             c.play_unchecked(m);
-            k -= i64::from(evaluate(&c));
+            k -= i64::from(evaluate_with(&c, weights));
             (m, k)
         })
         .collect();
@@ -746,6 +751,11 @@ impl Searcher<'_> {
     /// The deepest iteration allowed.
     pub fn max_depth(&self) -> u32 {
         self.shared.max_depth
+    }
+
+    /// The evaluation weights of this search.
+    pub fn weights(&self) -> &Weights {
+        &self.shared.weights
     }
 
     /// The shared transposition table.
