@@ -4,7 +4,7 @@
 use crate::error::ApiError;
 use crate::games_api::summary;
 use crate::ids::random_token;
-use crate::limits::ClientIp;
+use crate::limits::{ClientIp, Request};
 use crate::store::User;
 use crate::AppState;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -89,7 +89,7 @@ async fn guest(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
 ) -> Result<Response, ApiError> {
-    if !state.limits.allow_auth(ip) {
+    if !state.limits.allow(Request::Account, ip) {
         return Err(ApiError::RateLimited);
     }
     let now = state.hub.clock().now_ms();
@@ -171,7 +171,7 @@ async fn register(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    if !state.limits.allow_auth(ip) {
+    if !state.limits.allow(Request::Account, ip) {
         return Err(ApiError::RateLimited);
     }
     let c: Credentials = json_body(&body)?;
@@ -208,7 +208,7 @@ async fn login(
     ClientIp(ip): ClientIp,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    if !state.limits.allow_auth(ip) {
+    if !state.limits.allow(Request::Account, ip) {
         return Err(ApiError::RateLimited);
     }
     let c: Credentials = json_body(&body)?;

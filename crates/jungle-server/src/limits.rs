@@ -95,8 +95,13 @@ const PRUNE_ABOVE: usize = 4096;
 pub struct AddrLimits {
     per_min: [u32; 2],
     clock: SharedClock,
-    map: Mutex<HashMap<IpAddr, PerAddr>>,
-    prune_at: std::sync::atomic::AtomicUsize,
+    table: Mutex<Table>,
+}
+
+/// The addresses, and the size at which they are next pruned.
+struct Table {
+    addrs: HashMap<IpAddr, PerAddr>,
+    prune_at: usize,
 }
 
 impl AddrLimits {
@@ -106,13 +111,15 @@ impl AddrLimits {
         AddrLimits {
             per_min: [auth_per_min, analyses_per_min],
             clock,
-            map: Mutex::new(HashMap::new()),
-            prune_at: PRUNE_ABOVE.into(),
+            table: Mutex::new(Table {
+                addrs: HashMap::new(),
+                prune_at: PRUNE_ABOVE,
+            }),
         }
     }
 
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, PerAddr>> {
-        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    fn table(&self) -> std::sync::MutexGuard<'_, Table> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Whether a request of `kind` from `ip` may go ahead now.
@@ -123,31 +130,26 @@ impl AddrLimits {
             return true;
         }
         let now = self.clock.now_ms();
-        let mut map = self.map();
-        use std::sync::atomic::Ordering::Relaxed;
-        if map.len() > self.prune_at.load(Relaxed) {
-            map.retain(|_, e| !e.forgettable(now));
-            self.prune_at.store(PRUNE_ABOVE.max(2 * map.len()), Relaxed);
+        let mut t = self.table();
+        if t.addrs.len() > t.prune_at {
+            t.addrs.retain(|_, e| !e.forgettable(now));
+            t.prune_at = PRUNE_ABOVE.max(2 * t.addrs.len());
         }
-        map.entry(ip).or_default().buckets[k]
+        t.addrs.entry(ip).or_default().buckets[k]
             .get_or_insert_with(|| Bucket::new(per_min, 60_000, now))
             .take(now)
     }
 
-    /// Whether an account request from `ip` may go ahead now.
-    pub fn allow_auth(&self, ip: IpAddr) -> bool {
-        self.allow(Request::Account, ip)
-    }
-
-    /// The number of addresses remembered (for tests of the pruning).
-    pub fn addresses(&self) -> usize {
-        self.map().len()
+    /// The number of addresses remembered.
+    #[cfg(test)]
+    fn addresses(&self) -> usize {
+        self.table().addrs.len()
     }
 
     /// Counts a new WebSocket from `ip`; false (and not counted) when it has `max` already.
     pub fn open_socket(&self, ip: IpAddr, max: usize) -> bool {
-        let mut map = self.map();
-        let e = map.entry(ip).or_default();
+        let mut t = self.table();
+        let e = t.addrs.entry(ip).or_default();
         if e.sockets >= max {
             return false;
         }
@@ -157,11 +159,11 @@ impl AddrLimits {
 
     /// A WebSocket from `ip` closed.
     pub fn close_socket(&self, ip: IpAddr) {
-        let mut map = self.map();
-        if let Some(e) = map.get_mut(&ip) {
+        let mut t = self.table();
+        if let Some(e) = t.addrs.get_mut(&ip) {
             e.sockets = e.sockets.saturating_sub(1);
             if e.sockets == 0 && e.buckets.iter().all(Option::is_none) {
-                map.remove(&ip);
+                t.addrs.remove(&ip);
             }
         }
     }
