@@ -122,6 +122,19 @@ pub(crate) fn to_score(s: i32) -> Score {
 }
 
 #[inline]
+/// One step of a selection sort: moves the highest-keyed of `moves[i..]` (and its key) to index
+/// `i`, so a node that cuts off early never pays for sorting the rest. Ties keep the earlier move.
+fn pick_next(moves: &mut [Move], keys: &mut [i32], i: usize) {
+    let mut k = i;
+    for j in i + 1..moves.len() {
+        if keys[j] > keys[k] {
+            k = j;
+        }
+    }
+    moves.swap(i, k);
+    keys.swap(i, k);
+}
+
 fn to_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
         s + ply as i32
@@ -483,15 +496,7 @@ impl<'a> Searcher<'a> {
         let n = moves.len();
         let mut quiets_tried: MoveList = MoveList::new();
         for i in 0..n {
-            // Selection sort: the best remaining move next.
-            let mut k = i;
-            for j in i + 1..n {
-                if keys[j] > keys[k] {
-                    k = j;
-                }
-            }
-            moves.swap(i, k);
-            keys.swap(i, k);
+            pick_next(&mut moves, &mut keys, i);
             let m = moves[i];
             let capture = pos.is_capture(m);
             let quiet = !capture && keys[i] < (1 << 26);
@@ -661,14 +666,7 @@ impl<'a> Searcher<'a> {
         }
         let n = moves.len();
         for i in 0..n {
-            let mut k = i;
-            for j in i + 1..n {
-                if keys[j] > keys[k] {
-                    k = j;
-                }
-            }
-            moves.swap(i, k);
-            keys.swap(i, k);
+            pick_next(&mut moves, &mut keys, i);
             let m = moves[i];
             let mut child = *pos;
             child.play_unchecked(m);
