@@ -70,6 +70,10 @@ struct MatchOpts {
     /// Opening suite (one line of moves per opening).
     #[arg(long, default_value = "openings/suite.txt")]
     openings: PathBuf,
+    /// Start at this opening of the suite (0 = the first), wrapping around, so that a run split
+    /// over several sittings can go on where the last one stopped.
+    #[arg(long, default_value_t = 0)]
+    opening_offset: usize,
     /// Adjudicate a draw after this many plies (0 = never).
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
@@ -161,13 +165,17 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
         [e0, e1] if e0 < e1 => Some(Sprt::new(*e0, *e1)),
         _ => bail!("--sprt needs ELO0 < ELO1"),
     };
+    let mut openings = matches::load_openings(&a.openings, rules)?;
+    // The suite is never empty (`load_openings` refuses that).
+    let first = a.opening_offset % openings.len();
+    openings.rotate_left(first);
     let config = MatchConfig {
         engines: [e0, e1],
         games: a.games.max(1),
         time_control,
         concurrency: a.concurrency.max(1),
         rules,
-        openings: matches::load_openings(&a.openings, rules)?,
+        openings,
         max_plies: a.max_plies,
         sprt,
         timeout_margin: Duration::from_millis(a.timeout_margin),

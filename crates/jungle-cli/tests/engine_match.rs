@@ -64,6 +64,51 @@ fn self_match_at_low_depth() {
 }
 
 #[test]
+fn opening_offset_starts_further_into_the_suite() {
+    let me = env!("CARGO_BIN_EXE_jungle");
+    let suite: Vec<Vec<String>> = std::fs::read_to_string(openings())
+        .unwrap()
+        .lines()
+        .map(|l| l.split('#').next().unwrap().split_whitespace())
+        .map(|w| w.map(str::to_string).collect::<Vec<_>>())
+        .filter(|w| !w.is_empty())
+        .collect();
+    // One past the end wraps around to the second opening.
+    let offset = suite.len() + 1;
+    let pgn = temp("offset.pgn");
+    let out = Command::new(me)
+        .args(["match", "--engine"])
+        .arg(format!("{me} engine"))
+        .arg("--engine")
+        .arg(format!("{me} engine"))
+        .args(["--games", "2", "--depth", "1", "--opening-offset"])
+        .arg(offset.to_string())
+        .args(["--openings", &openings(), "--pgn"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = std::fs::read_to_string(&pgn).unwrap();
+    let mut games = 0;
+    for chunk in records.split("[Event ").skip(1) {
+        let rec: jungle::GameRecord = format!("[Event {chunk}").parse().expect("record parses");
+        let game = rec.to_game().expect("record replays");
+        let played: Vec<String> = game.moves().map(|m| m.to_string()).collect();
+        let opening = &suite[1];
+        assert!(
+            played.len() >= opening.len() && played[..opening.len()] == opening[..],
+            "game {played:?} does not start with the second opening {opening:?}"
+        );
+        games += 1;
+    }
+    assert_eq!(games, 2);
+}
+
+#[test]
 fn an_illegal_move_forfeits_and_is_reported() {
     let me = env!("CARGO_BIN_EXE_jungle");
     let script = temp("bad-engine.sh");
