@@ -1,7 +1,7 @@
 //! A short `jungle match` of the engine against itself, and the forfeit of a broken engine.
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 fn openings() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../../openings/suite.txt").to_string()
@@ -13,16 +13,40 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-#[test]
-fn self_match_at_low_depth() {
+/// Runs `jungle match` of the engine against itself on the shipped suite with `args`, writing
+/// the game records to `pgn`.
+fn self_match(args: &[&str], pgn: &Path) -> Output {
     let me = env!("CARGO_BIN_EXE_jungle");
-    let pgn = temp("self.pgn");
-    let out = Command::new(me)
+    Command::new(me)
         .args(["match", "--engine"])
         .arg(format!("{me} engine"))
         .arg("--engine")
         .arg(format!("{me} engine"))
-        .args([
+        .args(args)
+        .args(["--openings", &openings(), "--pgn"])
+        .arg(pgn)
+        .output()
+        .unwrap()
+}
+
+/// The games of a file of game records, each replayed under the rules.
+fn replayed_games(pgn: &Path) -> Vec<jungle::Game> {
+    let records = std::fs::read_to_string(pgn).unwrap();
+    records
+        .split("[Event ")
+        .skip(1)
+        .map(|chunk| {
+            let rec: jungle::GameRecord = format!("[Event {chunk}").parse().expect("record parses");
+            rec.to_game().expect("record replays")
+        })
+        .collect()
+}
+
+#[test]
+fn self_match_at_low_depth() {
+    let pgn = temp("self.pgn");
+    let out = self_match(
+        &[
             "--games",
             "4",
             "--depth",
@@ -32,11 +56,9 @@ fn self_match_at_low_depth() {
             "--sprt",
             "0",
             "10",
-        ])
-        .args(["--openings", &openings(), "--pgn"])
-        .arg(&pgn)
-        .output()
-        .unwrap();
+        ],
+        &pgn,
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -57,15 +79,11 @@ fn self_match_at_low_depth() {
     let records = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(records.matches("[Event \"jungle match\"]").count(), 4);
     // Every record replays under the rules.
-    for chunk in records.split("[Event ").skip(1) {
-        let rec: jungle::GameRecord = format!("[Event {chunk}").parse().expect("record parses");
-        rec.to_game().expect("record replays");
-    }
+    assert_eq!(replayed_games(&pgn).len(), 4);
 }
 
 #[test]
 fn opening_offset_starts_further_into_the_suite() {
-    let me = env!("CARGO_BIN_EXE_jungle");
     let suite: Vec<Vec<String>> = std::fs::read_to_string(openings())
         .unwrap()
         .lines()
@@ -76,36 +94,26 @@ fn opening_offset_starts_further_into_the_suite() {
     // One past the end wraps around to the second opening.
     let offset = suite.len() + 1;
     let pgn = temp("offset.pgn");
-    let out = Command::new(me)
-        .args(["match", "--engine"])
-        .arg(format!("{me} engine"))
-        .arg("--engine")
-        .arg(format!("{me} engine"))
-        .args(["--games", "2", "--depth", "1", "--opening-offset"])
-        .arg(offset.to_string())
-        .args(["--openings", &openings(), "--pgn"])
-        .arg(&pgn)
-        .output()
-        .unwrap();
+    let offset = offset.to_string();
+    let out = self_match(
+        &["--games", "2", "--depth", "1", "--opening-offset", &offset],
+        &pgn,
+    );
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let records = std::fs::read_to_string(&pgn).unwrap();
-    let mut games = 0;
-    for chunk in records.split("[Event ").skip(1) {
-        let rec: jungle::GameRecord = format!("[Event {chunk}").parse().expect("record parses");
-        let game = rec.to_game().expect("record replays");
+    let games = replayed_games(&pgn);
+    assert_eq!(games.len(), 2);
+    for game in games {
         let played: Vec<String> = game.moves().map(|m| m.to_string()).collect();
         let opening = &suite[1];
         assert!(
             played.len() >= opening.len() && played[..opening.len()] == opening[..],
             "game {played:?} does not start with the second opening {opening:?}"
         );
-        games += 1;
     }
-    assert_eq!(games, 2);
 }
 
 #[test]
