@@ -84,17 +84,14 @@ fn self_match_at_low_depth() {
 
 #[test]
 fn opening_offset_starts_further_into_the_suite() {
-    let suite: Vec<Vec<String>> = std::fs::read_to_string(openings())
-        .unwrap()
-        .lines()
-        .map(|l| l.split('#').next().unwrap().split_whitespace())
-        .map(|w| w.map(str::to_string).collect::<Vec<_>>())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let suite = jungle_engine::matches::load_openings(
+        std::path::Path::new(&openings()),
+        jungle::Rules::STANDARD,
+    )
+    .unwrap();
     // One past the end wraps around to the second opening.
-    let offset = suite.len() + 1;
+    let offset = (suite.len() + 1).to_string();
     let pgn = temp("offset.pgn");
-    let offset = offset.to_string();
     let out = self_match(
         &["--games", "2", "--depth", "1", "--opening-offset", &offset],
         &pgn,
