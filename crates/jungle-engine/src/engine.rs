@@ -1,5 +1,6 @@
 //! The [`Engine`] facade: one search at a time on a background thread, with Lazy SMP helpers.
 
+use crate::eval::EvalTable;
 use crate::level;
 use crate::search::{
     order_root, to_score, RootResult, Searcher, Shared, INF, MATE, MATE_BOUND, MAX_DEPTH,
@@ -272,7 +273,7 @@ fn search_threads(
         max_depth,
         noise: lvl.noise,
         seed,
-        weights: options.weights,
+        eval: EvalTable::new(&options.weights, pos.rules()),
     };
     let (best, nodes) = std::thread::scope(|scope| {
         for id in 1..options.threads {
@@ -302,7 +303,7 @@ fn search_threads(
         },
         None => {
             // Not even depth 1 finished: take the best move of the shallow ordering.
-            let m = order_root(pos, legal, tt, &options.weights)[0].0;
+            let m = order_root(pos, legal, tt, &shared.eval)[0].0;
             SearchResult {
                 best: Some(m),
                 score: Score::Cp(0),
@@ -324,7 +325,7 @@ fn iterate(
     mut report: Option<&mut InfoFn>,
 ) -> Option<RootResult> {
     let shared_max = s.max_depth();
-    let mut moves = order_root(pos, legal, s.tt(), s.weights());
+    let mut moves = order_root(pos, legal, s.tt(), s.eval_table());
     let mut best: Option<RootResult> = None;
     let first = 1 + (s.id as u32 % 2);
     let mut depth = first.min(shared_max);

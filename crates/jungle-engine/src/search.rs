@@ -6,7 +6,7 @@
 //! into the enemy den wins at once; a side facing two den threats loses; a side facing one must
 //! capture the threatening animal (only those moves are searched, and they never extend depth).
 
-use crate::eval::{evaluate_with, material, Weights};
+use crate::eval::{material, EvalTable};
 use crate::timeman::Deadline;
 use crate::tt::{Bound, Tt};
 use crate::{Score, SearchInfo};
@@ -79,8 +79,8 @@ pub(crate) struct Shared<'a> {
     /// Amplitude of the level's evaluation noise (0 at full strength).
     pub noise: i32,
     pub seed: u64,
-    /// The evaluation weights.
-    pub weights: Weights,
+    /// The evaluation weights, compiled for the root position's rules (every node shares them).
+    pub eval: EvalTable,
 }
 
 /// The per-thread searcher.
@@ -225,7 +225,7 @@ impl<'a> Searcher<'a> {
 
     #[inline]
     fn eval(&self, pos: &Position) -> i32 {
-        let e = evaluate_with(pos, &self.shared.weights);
+        let e = self.shared.eval.evaluate(pos);
         if self.shared.noise == 0 {
             return e;
         }
@@ -325,7 +325,7 @@ impl<'a> Searcher<'a> {
                     pos.hash(),
                     Some(b.best),
                     to_tt(b.score, 0),
-                    evaluate_with(pos, &self.shared.weights),
+                    self.shared.eval.evaluate(pos),
                     depth,
                     bound,
                 );
@@ -500,15 +500,17 @@ impl<'a> Searcher<'a> {
             let m = moves[i];
             let capture = pos.is_capture(m);
             let quiet = !capture && keys[i] < (1 << 26);
+            // Moves come best key first, so once a quiet move is pruned every later one is quiet
+            // and would be pruned too (nothing here changes while moves are skipped): stop.
             if quiet && !pv_node && !forced && i > 0 && best > -MATE_BOUND {
                 if depth <= LMP_MAX_DEPTH && i >= LMP_BASE + (depth * depth) as usize {
-                    continue;
+                    break;
                 }
                 if depth <= FUTILITY_MAX_DEPTH
                     && static_eval != EVAL_NONE
                     && static_eval + FUTILITY_MARGIN * depth <= alpha
                 {
-                    continue;
+                    break;
                 }
             }
             let mut child = *pos;
@@ -713,12 +715,12 @@ impl<'a> Searcher<'a> {
 }
 
 /// Root moves of `pos` from the game's legal moves, ordered by a shallow look (captures and den
-/// entries first, then by the evaluation under `weights` after the move).
+/// entries first, then by the evaluation `eval` after the move).
 pub(crate) fn order_root(
     pos: &Position,
     legal: &MoveList,
     tt: &Tt,
-    weights: &Weights,
+    eval: &EvalTable,
 ) -> Vec<(Move, i64)> {
     let tt_move = tt.probe(pos.hash()).and_then(|e| e.mv);
     let them = !pos.turn();
@@ -737,7 +739,7 @@ pub(crate) fn order_root(
             }
             let mut c = *pos;
             c.play_unchecked(m);
-            k -= i64::from(evaluate_with(&c, weights));
+            k -= i64::from(eval.evaluate(&c));
             (m, k)
         })
         .collect();
@@ -751,9 +753,9 @@ impl Searcher<'_> {
         self.shared.max_depth
     }
 
-    /// The evaluation weights of this search.
-    pub fn weights(&self) -> &Weights {
-        &self.shared.weights
+    /// The evaluation of this search.
+    pub fn eval_table(&self) -> &EvalTable {
+        &self.shared.eval
     }
 
     /// The shared transposition table.
