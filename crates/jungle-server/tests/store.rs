@@ -10,18 +10,43 @@ use jungle_server::{GameId, UserId};
 use serde_json::json;
 use std::sync::Arc;
 
-fn database_url(dir: &std::path::Path) -> Option<String> {
-    match std::env::var("DATABASE_URL") {
-        Ok(u) if !u.is_empty() => Some(u),
-        _ => {
-            let _ = dir;
-            None
-        }
+/// The PostgreSQL database of the test whose data directory is `dir`, or `None` on SQLite (the
+/// database file then lives in `dir`). Each test gets a database of its own on the server named
+/// by `DATABASE_URL`, made on first use and named after `dir`, so the servers of one test (which
+/// resume every live game they find) never see another test's games.
+async fn database_url(dir: &std::path::Path) -> Option<String> {
+    use sqlx::Connection;
+    let base = std::env::var("DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty())?;
+    // FNV-1a of the path: a stable, valid database name for the same directory.
+    let hash = dir
+        .to_string_lossy()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
+    let name = format!("jt_{hash:016x}");
+    let mut admin = sqlx::PgConnection::connect(&base).await.unwrap();
+    let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = $1")
+        .bind(&name)
+        .fetch_optional(&mut admin)
+        .await
+        .unwrap();
+    if exists.is_none() {
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .await
+            .unwrap();
     }
+    admin.close().await.unwrap();
+    let (server, _db) = base.rsplit_once('/').unwrap();
+    Some(format!("{server}/{name}"))
 }
 
 async fn store(dir: &std::path::Path) -> Store {
     let url = database_url(dir)
+        .await
         .unwrap_or_else(|| format!("sqlite://{}?mode=rwc", dir.join("t.db").display()));
     Store::connect(&url, Arc::new(LevelTable::default()))
         .await
@@ -177,7 +202,7 @@ async fn games_plies_and_results_are_stored_and_read_back() {
 #[tokio::test]
 async fn after_a_restart_live_games_resume_with_every_move_and_fair_clocks() {
     let dir = tempfile::tempdir().unwrap();
-    let url = database_url(dir.path());
+    let url = database_url(dir.path()).await;
     let srv = TestServer::start_at(dir.path(), url.clone(), test_config(), START_MS).await;
     let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
     let tc = json!({"clock_s": 60, "inc_s": 0, "move_s": 0});
@@ -284,7 +309,7 @@ async fn plies_of_many_games_written_at_once_are_all_stored() {
         let got: Vec<&str> = plies.iter().map(|p| p.mv.as_str()).collect();
         assert_eq!(got, moves, "game {id}");
     }
-    if database_url(dir.path()).is_none() {
+    if database_url(dir.path()).await.is_none() {
         // The checkpointer runs every 250 ms.
         tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
         let size_after = std::fs::metadata(&db_file).unwrap().len();
@@ -314,7 +339,7 @@ async fn watch_and_offer_a_draw(p: &mut Player, game: &GameId) {
 #[tokio::test]
 async fn the_ai_accepts_a_draw_when_lost_and_declines_when_winning() {
     let dir = tempfile::tempdir().unwrap();
-    let url = database_url(dir.path());
+    let url = database_url(dir.path()).await;
     let srv = TestServer::start_at(dir.path(), url.clone(), test_config(), START_MS).await;
     let p = srv.guest().await;
     let me: UserId = p.user["id"].as_str().unwrap().parse().unwrap();
