@@ -169,6 +169,17 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
     // The suite is never empty (`load_openings` refuses that).
     let first = a.opening_offset % openings.len();
     openings.rotate_left(first);
+    let fixed = matches!(time_control, TimeControl::Depth(_) | TimeControl::Nodes(_));
+    if fixed && a.games > 2 * openings.len() {
+        eprintln!(
+            "warning: {} games on {} openings at a fixed depth or node count: single-threaded \
+             engines play the same game again after the first {}, and the interval would count \
+             the repeats as new games",
+            a.games,
+            openings.len(),
+            2 * openings.len()
+        );
+    }
     let config = MatchConfig {
         engines: [e0, e1],
         games: a.games.max(1),

@@ -16,6 +16,11 @@ fn temp(name: &str) -> PathBuf {
 /// Runs `jungle match` of the engine against itself on the shipped suite with `args`, writing
 /// the game records to `pgn`.
 fn self_match(args: &[&str], pgn: &Path) -> Output {
+    self_match_on(&openings(), args, pgn)
+}
+
+/// [`self_match`] on the opening suite `suite`.
+fn self_match_on(suite: &str, args: &[&str], pgn: &Path) -> Output {
     let me = env!("CARGO_BIN_EXE_jungle");
     Command::new(me)
         .args(["match", "--engine"])
@@ -23,7 +28,7 @@ fn self_match(args: &[&str], pgn: &Path) -> Output {
         .arg("--engine")
         .arg(format!("{me} engine"))
         .args(args)
-        .args(["--openings", &openings(), "--pgn"])
+        .args(["--openings", suite, "--pgn"])
         .arg(pgn)
         .output()
         .unwrap()
@@ -80,6 +85,46 @@ fn self_match_at_low_depth() {
     assert_eq!(records.matches("[Event \"jungle match\"]").count(), 4);
     // Every record replays under the rules.
     assert_eq!(replayed_games(&pgn).len(), 4);
+}
+
+#[test]
+fn games_replayed_at_a_fixed_depth_are_counted_and_warned_about() {
+    let suite = temp("one-opening.txt");
+    std::fs::write(&suite, "g3g4 a7a6\n").unwrap();
+    let pgn = temp("repeats.pgn");
+    let out = self_match_on(
+        suite.to_str().unwrap(),
+        &["--games", "6", "--depth", "2"],
+        &pgn,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}\n{err}");
+    assert!(
+        err.contains("warning: 6 games on 1 openings at a fixed depth"),
+        "{err}"
+    );
+    // One opening, both colours: games 3–6 replay games 1 and 2 (one thread, fixed depth).
+    let games: Vec<Vec<String>> = replayed_games(&pgn)
+        .iter()
+        .map(|g| g.moves().map(|m| m.to_string()).collect())
+        .collect();
+    assert_eq!(games.len(), 6);
+    assert_eq!(games[2], games[0]);
+    assert_eq!(games[5], games[1]);
+    assert!(
+        text.contains("Repeated games: 4 of 6 repeat an earlier game move for move"),
+        "{text}"
+    );
+    // Two games per opening repeat nothing, and nothing is said.
+    let out = self_match_on(
+        suite.to_str().unwrap(),
+        &["--games", "2", "--depth", "2"],
+        &pgn,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("Repeated games"), "{text}");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! wins/draws/losses, the score, Elo with a 95% interval and, optionally, an SPRT verdict.
 
 use jungle::{Color, Game, GameRecord, MoveText, Rules};
+use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -154,6 +155,10 @@ pub struct Tally {
     pub forfeits_first: u32,
     /// Forfeits by the second engine.
     pub forfeits_second: u32,
+    /// Games that repeat an earlier game of the match move for move with the same colours.
+    /// Deterministic engines (one thread, a fixed depth or node count) replay each game once
+    /// the suite comes round again; the Elo interval counts such games as new ones.
+    pub repeats: u32,
 }
 
 impl Tally {
@@ -395,7 +400,12 @@ pub fn run(
     let games = config.games.div_ceil(2) * 2;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let state = Mutex::new((Tally::default(), &mut on_game));
+    // The tally, the callback and the games seen (Red's engine and the moves).
+    let state = Mutex::new((
+        Tally::default(),
+        &mut on_game,
+        HashSet::<(usize, String)>::new(),
+    ));
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.clamp(1, 64) {
             scope.spawn(|| {
@@ -423,7 +433,12 @@ pub fn run(
                             t.forfeits_second += 1;
                         }
                     }
-                    let tally = *t;
+                    let moves: Vec<String> =
+                        result.record.moves.iter().map(|m| m.to_string()).collect();
+                    if !st.2.insert((result.red, moves.join(" "))) {
+                        st.0.repeats += 1;
+                    }
+                    let tally = st.0;
                     (st.1)(&result, &tally);
                     if let Some(sprt) = &config.sprt {
                         if sprt.verdict(tally.llr(sprt)).is_some() {
@@ -615,6 +630,15 @@ pub fn summary(config: &MatchConfig, t: &Tally) -> Vec<String> {
             config.engines[0].name, t.forfeits_first, config.engines[1].name, t.forfeits_second
         ),
     ];
+    if t.repeats > 0 {
+        v.push(format!(
+            "Repeated games: {} of {} repeat an earlier game move for move; the interval counts \
+             them as new games, so it is too narrow (play at most two games per opening, or vary \
+             the limits)",
+            t.repeats,
+            t.games()
+        ));
+    }
     if let Some(s) = &config.sprt {
         let llr = t.llr(s);
         let (a, b) = s.bounds();
