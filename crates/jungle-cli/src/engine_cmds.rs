@@ -61,6 +61,10 @@ struct MatchOpts {
     /// A fixed node count per move.
     #[arg(long)]
     nodes: Option<u64>,
+    /// The second engine's node count per move instead of `--nodes` (a handicap for one side,
+    /// e.g. to weigh a slower but smarter version at equal time).
+    #[arg(long)]
+    nodes2: Option<u64>,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -160,6 +164,10 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
         (_, _, _, Some(n)) => TimeControl::Nodes(n.max(1)),
         _ => TimeControl::MoveTime(Duration::from_millis(100)),
     };
+    if a.nodes2.is_some() && !matches!(time_control, TimeControl::Nodes(_)) {
+        bail!("--nodes2 goes with --nodes (a node count for each engine)");
+    }
+    e1.nodes = a.nodes2.map(|n| n.max(1));
     let sprt = match a.sprt.as_slice() {
         [] => None,
         [e0, e1] if e0 < e1 => Some(Sprt::new(*e0, *e1)),

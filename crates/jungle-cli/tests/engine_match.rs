@@ -186,3 +186,46 @@ fn an_illegal_move_forfeits_and_is_reported() {
     assert!(text.contains("bad played an illegal move `a1a9`"), "{text}");
     assert!(text.contains("good 0, bad 2"), "{text}");
 }
+
+#[test]
+fn nodes2_gives_the_second_engine_its_own_node_count() {
+    let me = env!("CARGO_BIN_EXE_jungle");
+    // An engine that writes each `go` line to the file named by its argument, then forfeits.
+    let script = temp("logging-engine.sh");
+    std::fs::write(
+        &script,
+        "while read cmd rest; do case $cmd in\n\
+         uci) echo uciok;; isready) echo readyok;;\n\
+         go) echo \"go $rest\" >> \"$1\"; echo bestmove a1a9;; quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    let logs = [temp("first-go.log"), temp("second-go.log")];
+    for log in &logs {
+        let _ = std::fs::remove_file(log);
+    }
+    let out = Command::new(me)
+        .args(["match", "--engine"])
+        .arg(format!("sh {} {}", script.display(), logs[0].display()))
+        .arg("--engine")
+        .arg(format!("sh {} {}", script.display(), logs[1].display()))
+        .args(["--games", "2", "--nodes", "300", "--nodes2", "4321"])
+        .args(["--openings", &openings()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // Each engine had Red once and forfeited its first move.
+    assert!(text.contains("Score of A vs B: 1 - 1 - 0"), "{text}");
+    let first = std::fs::read_to_string(&logs[0]).unwrap();
+    let second = std::fs::read_to_string(&logs[1]).unwrap();
+    assert_eq!(first, "go nodes 300\n");
+    assert_eq!(second, "go nodes 4321\n");
+    // `--nodes2` needs `--nodes`.
+    let out = Command::new(me)
+        .args(["match", "--engine", "x", "--engine", "y", "--nodes2", "5"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--nodes"));
+}

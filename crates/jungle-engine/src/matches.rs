@@ -41,6 +41,9 @@ pub struct EngineSpec {
     pub command: Vec<String>,
     /// `setoption` pairs sent after `uci`.
     pub options: Vec<(String, String)>,
+    /// This engine's node count per move under [`TimeControl::Nodes`], instead of the match's
+    /// (to give one side a handicap, e.g. the node rate a slower version loses).
+    pub nodes: Option<u64>,
 }
 
 impl EngineSpec {
@@ -56,6 +59,7 @@ impl EngineSpec {
             name: name.to_string(),
             command,
             options: Vec::new(),
+            nodes: None,
         })
     }
 }
@@ -552,7 +556,10 @@ fn play_game(config: &MatchConfig, index: usize, procs: &mut [Option<Process>; 2
                 clocks[turn.index()],
             ),
             TimeControl::Depth(d) => (format!("go depth {d}"), Duration::from_secs(60)),
-            TimeControl::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(60)),
+            TimeControl::Nodes(n) => (
+                format!("go nodes {}", config.engines[e].nodes.unwrap_or(n)),
+                Duration::from_secs(60),
+            ),
         };
         let started = Instant::now();
         let reply = p
