@@ -3,7 +3,7 @@
 use crate::eval::EvalTable;
 use crate::level;
 use crate::search::{
-    order_root, to_score, RootResult, Searcher, Shared, INF, MATE, MATE_BOUND, MAX_DEPTH,
+    order_root, to_score, History, RootResult, Searcher, Shared, INF, MATE, MATE_BOUND, MAX_DEPTH,
 };
 use crate::timeman::Deadline;
 use crate::tt::Tt;
@@ -118,9 +118,7 @@ impl Engine {
         self.stop.store(false, Ordering::Relaxed);
         let legal = game.legal_moves();
         let pos = *game.position();
-        let hashes: Vec<u64> = (0..game.len())
-            .filter_map(|i| game.position_at(i).map(Position::hash))
-            .collect();
+        let hashes = History::of(game);
         let tt = Arc::clone(&self.tt);
         let stop = Arc::clone(&self.stop);
         let options = self.options;
@@ -201,7 +199,7 @@ fn sanitize(mut o: EngineOptions) -> EngineOptions {
 fn run(
     pos: Position,
     legal: MoveList,
-    hashes: Vec<u64>,
+    hashes: History,
     limits: Limits,
     options: EngineOptions,
     tt: &Tt,
@@ -235,7 +233,7 @@ fn run(
 fn search_threads(
     pos: &Position,
     legal: &MoveList,
-    hashes: Vec<u64>,
+    hashes: History,
     limits: &Limits,
     options: EngineOptions,
     tt: &Tt,

@@ -5,12 +5,17 @@
 //! Den races are decided exactly, without extensions that could run away: a side that can step
 //! into the enemy den wins at once; a side facing two den threats loses; a side facing one must
 //! capture the threatening animal (only those moves are searched, and they never extend depth).
+//!
+//! The anti-abuse rules of §7 (7-3 and 17-5) hold at every node of the main search, from the
+//! game's plies and the search path: a side whose only moves they forbid has lost. Quiescence
+//! (captures and den threats) and the optional repetition rule (§7.3) are left to the root,
+//! whose moves always come from the game's legal moves.
 
 use crate::eval::{material, EvalTable};
 use crate::timeman::Deadline;
 use crate::tt::{Bound, Tt};
 use crate::{Score, SearchInfo};
-use jungle::{Bitboard, Move, MoveList, Position};
+use jungle::{Bitboard, Game, Move, MoveList, Piece, Position, Square};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -94,6 +99,10 @@ pub(crate) struct Searcher<'a> {
     history: Vec<[i32; 63]>,
     /// Hashes of the positions before the current one (game history, then search path).
     hashes: Vec<u64>,
+    /// The plies that led here, by [`ply_key`], for §7: the game's first (`game_plies` of
+    /// them), then the search path's, the move made at ply `p` at `game_plies + p`.
+    plies: Vec<u16>,
+    game_plies: usize,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
@@ -156,8 +165,139 @@ fn from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// What the search needs of the game before its root: the positions, for repetitions, and the
+/// plies, for the anti-abuse rules of §7.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct History {
+    /// The hash of every position before the current one.
+    pub hashes: Vec<u64>,
+    /// Every ply played, by [`ply_key`].
+    pub plies: Vec<u16>,
+}
+
+impl History {
+    /// The history of `game`.
+    pub fn of(game: &Game) -> History {
+        History {
+            hashes: (0..game.len())
+                .filter_map(|i| game.position_at(i).map(Position::hash))
+                .collect(),
+            plies: game
+                .plies()
+                .iter()
+                .map(|p| ply_key(p.piece, p.mv.to_sq()))
+                .collect(),
+        }
+    }
+}
+
+/// A ply as §7 sees it: the animal that moved (0 for a pass) and the square it entered.
+#[inline]
+fn ply_key(piece: Option<Piece>, to: Square) -> u16 {
+    match piece {
+        Some(p) => ((p.index() as u16 + 1) << 8) | to.index() as u16,
+        None => 0,
+    }
+}
+
+/// The animal of a [`ply_key`] (as its [`Piece::index`] plus one; 0 for a pass).
+#[inline]
+fn key_piece(key: u16) -> u16 {
+    key >> 8
+}
+
+/// The square of a [`ply_key`].
+#[inline]
+fn square_of(key: u16) -> Square {
+    Square::new_unchecked((key & 0xff) as u8)
+}
+
+/// Where the animal of a [`ply_key`] stands now (`None` once it is captured).
+fn square_of_piece(pos: &Position, key: u16) -> Option<Square> {
+    let index = usize::from(key_piece(key) - 1);
+    let (color, role) = (jungle::Color::ALL[index / 8], jungle::Role::ALL[index % 8]);
+    (pos.by_color(color) & pos.by_role(role)).first()
+}
+
+/// The moves §7 forbids the side to move at one node.
+#[derive(Default)]
+struct Forbidden {
+    /// 7-3: (animal, square) keys the animal may not enter again.
+    entries: [u16; 2],
+    len: usize,
+    /// 17-5: the animal (as in [`key_piece`]) and the squares it may not enter.
+    chase: Option<(u16, Bitboard)>,
+}
+
+impl Forbidden {
+    /// The moves §7 forbids the side to move in `pos`, reached by `plies` (by [`ply_key`]); `None`
+    /// when there are none (nearly always). Repetition (§7.3) is left to the root.
+    #[inline(never)]
+    fn of(plies: &[u16], pos: &Position) -> Option<Forbidden> {
+        let rules = pos.rules();
+        let n = plies.len();
+        // The side's own earlier plies, the latest first (plies alternate, passes included).
+        let own = |k: usize| plies[n - 2 * (k + 1)];
+        let available = n / 2;
+        let mut f = Forbidden::default();
+        let entered_trap = |key: u16, window: usize| {
+            (0..window).any(|k| {
+                let o = own(k);
+                key_piece(o) == key_piece(key) && Bitboard::TRAPS.contains(square_of(o))
+            })
+        };
+        if rules.rule_7_3 && available >= 5 {
+            // Entering a square 3 times needs leaving it in between: at least 5 own plies.
+            let window = available.min(7);
+            let mut keys = [0u16; 7];
+            for (k, key) in keys.iter_mut().enumerate().take(window) {
+                *key = own(k);
+            }
+            for i in 0..window - 2 {
+                let key = keys[i];
+                if key == 0 || keys[i + 1..window].iter().filter(|&&k| k == key).count() < 2 {
+                    continue;
+                }
+                if f.entries[..f.len].contains(&key) {
+                    continue;
+                }
+                let Some(at) = square_of_piece(pos, key) else {
+                    continue;
+                };
+                if !entered_trap(key, window) && !pos.is_attacked(at) {
+                    f.entries[f.len] = key;
+                    f.len += 1;
+                    if f.len == f.entries.len() {
+                        break;
+                    }
+                }
+            }
+        }
+        if rules.rule_17_5 && available >= 17 {
+            let first = own(0);
+            let p = key_piece(first);
+            if p != 0 && (1..17).all(|k| key_piece(own(k)) == p) && !entered_trap(first, 17) {
+                let squares: Bitboard = (0..17).map(|k| square_of(own(k))).collect();
+                if squares.count() <= 5 {
+                    f.chase = Some((p, squares));
+                }
+            }
+        }
+        (f.len > 0 || f.chase.is_some()).then_some(f)
+    }
+
+    /// Whether `m` (of the side to move in `pos`) is forbidden.
+    fn blocks(&self, pos: &Position, m: Move) -> bool {
+        let key = ply_key(pos.piece_at(m.from_sq()), m.to_sq());
+        self.entries[..self.len].contains(&key)
+            || self
+                .chase
+                .is_some_and(|(p, squares)| key_piece(key) == p && squares.contains(m.to_sq()))
+    }
+}
+
 impl<'a> Searcher<'a> {
-    pub fn new(shared: &'a Shared<'a>, id: usize, game_hashes: Vec<u64>) -> Searcher<'a> {
+    pub fn new(shared: &'a Shared<'a>, id: usize, history: History) -> Searcher<'a> {
         Searcher {
             shared,
             id,
@@ -166,7 +306,13 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             killers: [[Move::PASS; 2]; MAX_PLY + 1],
             history: vec![[0; 63]; 16],
-            hashes: game_hashes,
+            hashes: history.hashes,
+            game_plies: history.plies.len(),
+            plies: {
+                let mut v = history.plies;
+                v.resize(v.len() + MAX_PLY + 1, 0);
+                v
+            },
             pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
@@ -269,6 +415,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             self.nodes += 1;
             self.unflushed += 1;
+            self.plies[self.game_plies] = ply_key(pos.piece_at(m.from_sq()), m.to_sq());
             let score = if i == 0 {
                 -self.negamax(&child, -beta, -alpha, depth - 1, 1, false)
             } else {
@@ -353,7 +500,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Move ordering key (higher first).
-    #[inline]
+    #[inline(always)]
     fn order(&self, pos: &Position, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
         if Some(m) == tt_move {
             return 1 << 30;
@@ -458,6 +605,7 @@ impl<'a> Searcher<'a> {
                 let mut child = *pos;
                 child.pass();
                 self.hashes.push(hash);
+                self.plies[self.game_plies + ply] = ply_key(None, Square::new_unchecked(0));
                 let s = -self.negamax(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, true);
                 self.hashes.pop();
                 if self.stopped {
@@ -475,6 +623,9 @@ impl<'a> Searcher<'a> {
             depth
         };
         let mut moves = pos.legal_moves();
+        if let Some(f) = Forbidden::of(&self.plies[..self.game_plies + ply], pos) {
+            moves.retain(|m| !f.blocks(pos, m));
+        }
         if forced {
             // Only capturing the animal at the door saves the den.
             moves.retain(|m| threats.contains(m.to_sq()));
@@ -517,6 +668,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             self.nodes += 1;
             self.unflushed += 1;
+            self.plies[self.game_plies + ply] = ply_key(pos.piece_at(m.from_sq()), m.to_sq());
             let new_depth = depth - 1;
             let mut score;
             if i == 0 {
@@ -766,5 +918,86 @@ impl Searcher<'_> {
     /// Whether the soft time bound has passed.
     pub fn soft_deadline_passed(&self) -> bool {
         self.shared.deadline.soft_passed(self.shared.start)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jungle::Rules;
+
+    /// Plays a game that shuttles animals back and forth (so that §7 bites often) and checks at
+    /// every ply that the search's view of §7 forbids exactly the moves the game forbids.
+    /// Returns how many moves were forbidden on the way.
+    fn shuttle_and_compare(rules: Rules, mut seed: u64) -> usize {
+        let mut rand = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut game = Game::new(rules);
+        let mut forbidden = 0;
+        for _ in 0..200 {
+            if game.outcome().is_some() {
+                break;
+            }
+            let pos = *game.position();
+            let history = History::of(&game);
+            let f = Forbidden::of(&history.plies, &pos);
+            for &m in &pos.legal_moves() {
+                let by_game = game.history_forbids(m);
+                let by_search = f.as_ref().is_some_and(|f| f.blocks(&pos, m));
+                assert_eq!(
+                    by_search,
+                    by_game.is_some(),
+                    "{m} in {} after {:?}: the game says {by_game:?}",
+                    jungle::Jfen::from_position(&pos),
+                    game.moves().map(|m| m.to_string()).collect::<Vec<_>>()
+                );
+                forbidden += usize::from(by_search);
+            }
+            let legal = game.legal_moves();
+            // Mostly undo the side's last move, else move the same animal, else anything.
+            let last = game
+                .plies()
+                .len()
+                .checked_sub(2)
+                .map(|i| game.plies()[i].mv);
+            let back = last.and_then(|l| {
+                legal
+                    .iter()
+                    .copied()
+                    .find(|m| m.from_sq() == l.to_sq() && m.to_sq() == l.from_sq())
+            });
+            let same: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| last.is_some_and(|l| m.from_sq() == l.to_sq()))
+                .collect();
+            let m = match (back, rand(10)) {
+                (Some(b), 0..=7) => b,
+                _ if !same.is_empty() && rand(2) == 0 => same[rand(same.len())],
+                _ => legal[rand(legal.len())],
+            };
+            game.play(m).unwrap();
+        }
+        forbidden
+    }
+
+    #[test]
+    fn the_search_forbids_exactly_what_the_game_forbids() {
+        let only_17_5 = Rules {
+            rule_7_3: false,
+            ..Rules::STANDARD
+        };
+        let mut by_rules = [0; 2];
+        for seed in 1..=60u64 {
+            by_rules[0] += shuttle_and_compare(Rules::STANDARD, seed * 0x9E37_79B9);
+            by_rules[1] += shuttle_and_compare(only_17_5, seed * 0x9E37_79B9);
+        }
+        // The games do run into both rules, so the comparison means something.
+        assert!(by_rules[0] > 100, "7-3 forbade only {} moves", by_rules[0]);
+        assert!(by_rules[1] > 20, "17-5 forbade only {} moves", by_rules[1]);
     }
 }
