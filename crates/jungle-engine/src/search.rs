@@ -286,6 +286,18 @@ impl Forbidden {
         (f.len > 0 || f.chase.is_some()).then_some(f)
     }
 
+    /// A key for the restriction, to tell its node apart from the same position without it.
+    fn key(&self) -> u64 {
+        let mut k = 0x5DEE_CE66_D1CE_4E5Bu64;
+        for &e in &self.entries[..self.len] {
+            k = (k ^ u64::from(e)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        if let Some((p, squares)) = self.chase {
+            k = (k ^ u64::from(p) ^ (squares.0 << 5)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+        k
+    }
+
     /// Whether `m` (of the side to move in `pos`) is forbidden.
     fn blocks(&self, pos: &Position, m: Move) -> bool {
         let key = ply_key(pos.piece_at(m.from_sq()), m.to_sq());
@@ -567,8 +579,12 @@ impl<'a> Searcher<'a> {
         }
         self.nodes_seen(ply);
         let pv_node = beta - alpha > 1;
+        let forbidden = Forbidden::of(&self.plies[..self.game_plies + ply], pos);
         let hash = pos.hash();
-        let entry = self.shared.tt.probe(hash);
+        // A node whose moves §7 restricts is not the same node as one reached without that history:
+        // its table entry is kept apart.
+        let tt_key = forbidden.as_ref().map_or(hash, |f| hash ^ f.key());
+        let entry = self.shared.tt.probe(tt_key);
         let mut tt_move = None;
         if let Some(e) = entry {
             tt_move = e.mv.filter(|&m| pos.is_legal(m));
@@ -623,7 +639,7 @@ impl<'a> Searcher<'a> {
             depth
         };
         let mut moves = pos.legal_moves();
-        if let Some(f) = Forbidden::of(&self.plies[..self.game_plies + ply], pos) {
+        if let Some(f) = &forbidden {
             moves.retain(|m| !f.blocks(pos, m));
         }
         if forced {
@@ -725,9 +741,14 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(hash, best_move, to_tt(best, ply), static_eval, depth, bound);
+        self.shared.tt.store(
+            tt_key,
+            best_move,
+            to_tt(best, ply),
+            static_eval,
+            depth,
+            bound,
+        );
         best
     }
 
