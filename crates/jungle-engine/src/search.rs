@@ -9,7 +9,8 @@
 //! The anti-abuse rules of §7 (7-3 and 17-5) hold at every node of the main search, from the
 //! game's plies and the search path: a side whose only moves they forbid has lost. Quiescence
 //! (captures and den threats) and the optional repetition rule (§7.3) are left to the root,
-//! whose moves always come from the game's legal moves.
+//! whose moves always come from the game's legal moves. A node whose moves §7 restricts keeps its
+//! own transposition-table entry, apart from the same position reached without that history.
 
 use crate::eval::{material, EvalTable};
 use crate::timeman::Deadline;
