@@ -13,6 +13,15 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// Runs `jungle match` between two engine command lines with `args`.
+fn run_match(engines: [&str; 2], args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["match", "--engine", engines[0], "--engine", engines[1]])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// Runs `jungle match` of the engine against itself on the shipped suite with `args`, writing
 /// the game records to `pgn`.
 fn self_match(args: &[&str], pgn: &Path) -> Output {
@@ -21,17 +30,27 @@ fn self_match(args: &[&str], pgn: &Path) -> Output {
 
 /// [`self_match`] on the opening suite `suite`.
 fn self_match_on(suite: &str, args: &[&str], pgn: &Path) -> Output {
-    let me = env!("CARGO_BIN_EXE_jungle");
-    Command::new(me)
-        .args(["match", "--engine"])
-        .arg(format!("{me} engine"))
-        .arg("--engine")
-        .arg(format!("{me} engine"))
-        .args(args)
-        .args(["--openings", suite, "--pgn"])
-        .arg(pgn)
-        .output()
-        .unwrap()
+    let me = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
+    let pgn = pgn.to_str().unwrap();
+    let args = [args, &["--openings", suite, "--pgn", pgn]].concat();
+    run_match([&me, &me], &args)
+}
+
+/// A fake engine: it answers `uci` and `isready`, appends every `go` line to the file named by
+/// `log`, and answers every `go` with the illegal move `a1a9`. Returns its command line. (The
+/// script sits next to the log, so tests running at once never rewrite each other's.)
+fn forfeiting_engine(log: &Path) -> String {
+    let script = log.with_extension("sh");
+    std::fs::write(
+        &script,
+        "while read cmd rest; do case $cmd in\n\
+         uci) echo uciok;; isready) echo readyok;;\n\
+         go) echo \"go $rest\" >> \"$1\"; echo bestmove a1a9;; quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    let _ = std::fs::remove_file(log);
+    format!("sh {} {}", script.display(), log.display())
 }
 
 /// The games of a file of game records, each replayed under the rules.
@@ -160,26 +179,23 @@ fn opening_offset_starts_further_into_the_suite() {
 
 #[test]
 fn an_illegal_move_forfeits_and_is_reported() {
-    let me = env!("CARGO_BIN_EXE_jungle");
-    let script = temp("bad-engine.sh");
-    std::fs::write(
-        &script,
-        "while read cmd rest; do case $cmd in\n\
-         uci) echo uciok;; isready) echo readyok;; go) echo bestmove a1a9;; quit) exit 0;;\n\
-         esac; done\n",
-    )
-    .unwrap();
-    let out = Command::new(me)
-        .args(["match", "--engine"])
-        .arg(format!("{me} engine"))
-        .arg("--engine")
-        .arg(format!("sh {}", script.display()))
-        .args([
-            "--games", "2", "--depth", "1", "--name", "good", "--name", "bad",
-        ])
-        .args(["--openings", &openings()])
-        .output()
-        .unwrap();
+    let good = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
+    let bad = forfeiting_engine(&temp("bad-go.log"));
+    let out = run_match(
+        [&good, &bad],
+        &[
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--name",
+            "good",
+            "--name",
+            "bad",
+            "--openings",
+            &openings(),
+        ],
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("Score of good vs bad: 2 - 0 - 0"), "{text}");
@@ -189,30 +205,21 @@ fn an_illegal_move_forfeits_and_is_reported() {
 
 #[test]
 fn nodes2_gives_the_second_engine_its_own_node_count() {
-    let me = env!("CARGO_BIN_EXE_jungle");
-    // An engine that writes each `go` line to the file named by its argument, then forfeits.
-    let script = temp("logging-engine.sh");
-    std::fs::write(
-        &script,
-        "while read cmd rest; do case $cmd in\n\
-         uci) echo uciok;; isready) echo readyok;;\n\
-         go) echo \"go $rest\" >> \"$1\"; echo bestmove a1a9;; quit) exit 0;;\n\
-         esac; done\n",
-    )
-    .unwrap();
     let logs = [temp("first-go.log"), temp("second-go.log")];
-    for log in &logs {
-        let _ = std::fs::remove_file(log);
-    }
-    let out = Command::new(me)
-        .args(["match", "--engine"])
-        .arg(format!("sh {} {}", script.display(), logs[0].display()))
-        .arg("--engine")
-        .arg(format!("sh {} {}", script.display(), logs[1].display()))
-        .args(["--games", "2", "--nodes", "300", "--nodes2", "4321"])
-        .args(["--openings", &openings()])
-        .output()
-        .unwrap();
+    let engines = [forfeiting_engine(&logs[0]), forfeiting_engine(&logs[1])];
+    let out = run_match(
+        [&engines[0], &engines[1]],
+        &[
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--nodes2",
+            "4321",
+            "--openings",
+            &openings(),
+        ],
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     // Each engine had Red once and forfeited its first move.
@@ -222,10 +229,7 @@ fn nodes2_gives_the_second_engine_its_own_node_count() {
     assert_eq!(first, "go nodes 300\n");
     assert_eq!(second, "go nodes 4321\n");
     // `--nodes2` needs `--nodes`.
-    let out = Command::new(me)
-        .args(["match", "--engine", "x", "--engine", "y", "--nodes2", "5"])
-        .output()
-        .unwrap();
+    let out = run_match(["x", "y"], &["--nodes2", "5"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--nodes"));
 }
