@@ -7,10 +7,10 @@
 //! capture the threatening animal (only those moves are searched, and they never extend depth).
 //!
 //! The anti-abuse rules of §7 (7-3 and 17-5) hold at every node of the main search, from the
-//! game's plies and the search path: a side whose only moves they forbid has lost. Quiescence
-//! (captures and den threats) and the optional repetition rule (§7.3) are left to the root,
-//! whose moves always come from the game's legal moves. A node whose moves §7 restricts keeps its
-//! own transposition-table entry, apart from the same position reached without that history.
+//! game's plies and the search path, quiescence included: a side whose only moves they forbid
+//! has lost. The optional repetition rule (§7.3) is left to the root, whose moves always come
+//! from the game's legal moves. A node whose moves §7 restricts keeps its own transposition-table
+//! entry, apart from the same position reached without that history.
 
 use crate::eval::{material, EvalTable};
 use crate::timeman::Deadline;
@@ -824,6 +824,11 @@ impl<'a> Searcher<'a> {
                 moves.push(Move::new(from, to));
             }
         }
+        if !moves.is_empty() {
+            if let Some(f) = Forbidden::of(&self.plies[..self.game_plies + ply], pos) {
+                moves.retain(|m| !f.blocks(pos, m));
+            }
+        }
         if forced && moves.is_empty() {
             return -MATE + ply as i32 + 2;
         }
@@ -848,6 +853,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             self.nodes += 1;
             self.unflushed += 1;
+            self.plies[self.game_plies + ply] = ply_key(pos.piece_at(m.from_sq()), m.to_sq());
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 return 0;
