@@ -197,13 +197,13 @@ pub fn den_distance(pos: &Position, color: Color, role: Role, sq: Square) -> u8 
 /// `wolf_over_dog`).
 #[inline]
 pub fn material(pos: &Position, role: Role) -> i32 {
-    material_with(pos, role, &WEIGHTS)
+    material_with(pos.rules(), role, &WEIGHTS)
 }
 
 #[inline]
-fn material_with(pos: &Position, role: Role, w: &Weights) -> i32 {
+fn material_with(rules: &Rules, role: Role, w: &Weights) -> i32 {
     let i = role.index();
-    if pos.rules().wolf_over_dog && (i == 2 || i == 3) {
+    if rules.wolf_over_dog && (i == 2 || i == 3) {
         w.material[5 - i]
     } else {
         w.material[i]
@@ -246,21 +246,34 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         for role in Role::ALL {
             let bb = mine & pos.by_role(role);
             if let Some(sq) = bb.first() {
-                s += material_with(pos, role, w);
-                let d = table[c][role.index()][sq.index()] as usize;
-                s += w.advance[d.min(w.advance.len() - 1)] * w.advance_scale[role.index()] / 8;
+                s += animal_value(pos.rules(), w, table[c][role.index()][sq.index()], role);
             }
         }
-        let guards = (mine & GUARDS[c]).count() as usize;
-        s += w.defenders[guards.min(3)];
-        let enemy = pos.by_color(!color);
-        if (mine & pos.by_role(Role::Rat)).any() && (enemy & pos.by_role(Role::Elephant)).any() {
-            s += w.rat_vs_elephant;
-        }
-        score[c] = s;
+        score[c] = s + relations(pos, color, w);
     }
     let us = pos.turn().index();
     score[us] - score[1 - us] + w.tempo
+}
+
+/// The value of one animal of `role` that is `steps` moves from the enemy den: its material and
+/// its advance bonus.
+#[inline]
+fn animal_value(rules: &Rules, w: &Weights, steps: u8, role: Role) -> i32 {
+    let d = usize::from(steps).min(w.advance.len() - 1);
+    material_with(rules, role, w) + w.advance[d] * w.advance_scale[role.index()] / 8
+}
+
+/// The terms of `color` that depend on more than one animal: den defenders and the Rat/Elephant
+/// relation.
+#[inline]
+fn relations(pos: &Position, color: Color, w: &Weights) -> i32 {
+    let mine = pos.by_color(color);
+    let mut s = w.defenders[((mine & GUARDS[color.index()]).count() as usize).min(3)];
+    let enemy = pos.by_color(!color);
+    if (mine & pos.by_role(Role::Rat)).any() && (enemy & pos.by_role(Role::Elephant)).any() {
+        s += w.rat_vs_elephant;
+    }
+    s
 }
 
 /// [`evaluate_with`] compiled for one set of weights and rules: each animal's material and
@@ -277,16 +290,14 @@ pub struct EvalTable {
 impl EvalTable {
     /// The table of `w` for positions played under `rules`.
     pub fn new(w: &Weights, rules: &Rules) -> EvalTable {
-        let pos = Position::start(*rules);
         let table = &distances().to_enemy_den[usize::from(rules.no_rivers)];
         let mut piece_square = [[0; 63]; 16];
         for color in Color::ALL {
             for role in Role::ALL {
                 let row = &mut piece_square[Piece::new(color, role).index()];
-                for (sq, v) in row.iter_mut().enumerate() {
-                    let d = table[color.index()][role.index()][sq] as usize;
-                    *v = material_with(&pos, role, w)
-                        + w.advance[d.min(w.advance.len() - 1)] * w.advance_scale[role.index()] / 8;
+                let steps = &table[color.index()][role.index()];
+                for (v, &d) in row.iter_mut().zip(steps) {
+                    *v = animal_value(rules, w, d, role);
                 }
             }
         }
@@ -315,13 +326,7 @@ impl EvalTable {
                 let p = pos.piece_at(sq).expect("bitboards match the board");
                 s += self.piece_square[p.index()][sq.index()];
             }
-            s += w.defenders[((mine & GUARDS[c]).count() as usize).min(3)];
-            let enemy = pos.by_color(!color);
-            if (mine & pos.by_role(Role::Rat)).any() && (enemy & pos.by_role(Role::Elephant)).any()
-            {
-                s += w.rat_vs_elephant;
-            }
-            score[c] = s;
+            score[c] = s + relations(pos, color, w);
         }
         let us = pos.turn().index();
         score[us] - score[1 - us] + w.tempo
