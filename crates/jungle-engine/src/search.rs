@@ -393,6 +393,21 @@ impl<'a> Searcher<'a> {
         e + (r % (2 * a + 1)) as i32 - self.shared.noise
     }
 
+    /// Records the move made at `ply` of the search from `pos` (`None`: a null move, a pass).
+    #[inline]
+    fn record_ply(&mut self, ply: usize, pos: &Position, m: Option<Move>) {
+        self.plies[self.game_plies + ply] = match m {
+            Some(m) => ply_key(pos.piece_at(m.from_sq()), m.to_sq()),
+            None => ply_key(None, Square::new_unchecked(0)),
+        };
+    }
+
+    /// What §7 forbids the side to move in `pos`, at `ply` of the search.
+    #[inline]
+    fn forbidden_at(&self, ply: usize, pos: &Position) -> Option<Forbidden> {
+        Forbidden::of(&self.plies[..self.game_plies + ply], pos)
+    }
+
     /// Whether the position repeats one of the search path or game since the last capture.
     fn is_repetition(&self, pos: &Position) -> bool {
         let h = pos.hash();
@@ -428,7 +443,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             self.nodes += 1;
             self.unflushed += 1;
-            self.plies[self.game_plies] = ply_key(pos.piece_at(m.from_sq()), m.to_sq());
+            self.record_ply(0, pos, Some(m));
             let score = if i == 0 {
                 -self.negamax(&child, -beta, -alpha, depth - 1, 1, false)
             } else {
@@ -580,7 +595,7 @@ impl<'a> Searcher<'a> {
         }
         self.nodes_seen(ply);
         let pv_node = beta - alpha > 1;
-        let forbidden = Forbidden::of(&self.plies[..self.game_plies + ply], pos);
+        let forbidden = self.forbidden_at(ply, pos);
         let hash = pos.hash();
         // A node whose moves §7 restricts is not the same node as one reached without that history:
         // its table entry is kept apart.
@@ -622,7 +637,7 @@ impl<'a> Searcher<'a> {
                 let mut child = *pos;
                 child.pass();
                 self.hashes.push(hash);
-                self.plies[self.game_plies + ply] = ply_key(None, Square::new_unchecked(0));
+                self.record_ply(ply, pos, None);
                 let s = -self.negamax(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, true);
                 self.hashes.pop();
                 if self.stopped {
@@ -685,7 +700,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             self.nodes += 1;
             self.unflushed += 1;
-            self.plies[self.game_plies + ply] = ply_key(pos.piece_at(m.from_sq()), m.to_sq());
+            self.record_ply(ply, pos, Some(m));
             let new_depth = depth - 1;
             let mut score;
             if i == 0 {
@@ -825,7 +840,7 @@ impl<'a> Searcher<'a> {
             }
         }
         if !moves.is_empty() {
-            if let Some(f) = Forbidden::of(&self.plies[..self.game_plies + ply], pos) {
+            if let Some(f) = self.forbidden_at(ply, pos) {
                 moves.retain(|m| !f.blocks(pos, m));
             }
         }
@@ -853,7 +868,7 @@ impl<'a> Searcher<'a> {
             child.play_unchecked(m);
             self.nodes += 1;
             self.unflushed += 1;
-            self.plies[self.game_plies + ply] = ply_key(pos.piece_at(m.from_sq()), m.to_sq());
+            self.record_ply(ply, pos, Some(m));
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped {
                 return 0;
