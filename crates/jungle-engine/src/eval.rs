@@ -2,7 +2,7 @@
 //! enemy den along the paths it can really take (the Rat swims, the Lion and Tiger jump), den
 //! defence, and the Rat/Elephant relation. All weights are the named constants below.
 
-use jungle::{Bitboard, Color, Piece, Position, Role, Rules, Square, JUMPS, NEIGHBORS};
+use jungle::{Bitboard, Color, Move, Piece, Position, Role, Rules, Square, JUMPS, NEIGHBORS};
 use std::sync::OnceLock;
 
 /// The evaluation weights. [`WEIGHTS`] holds the values in use; tools may evaluate with others
@@ -277,11 +277,13 @@ fn relations(pos: &Position, color: Color, w: &Weights) -> i32 {
 }
 
 /// [`evaluate_with`] compiled for one set of weights and rules: each animal's material and
-/// advance bonus by square sit in one table, so the search pays one lookup per animal. It gives
-/// exactly [`evaluate_with`]'s value for every position under those rules.
+/// advance bonus by square sit in one table, so the search pays one lookup per animal, or keeps
+/// their sum up to date move by move ([`EvalTable::material_sum`], [`EvalTable::move_delta`]) and
+/// pays none. It gives exactly [`evaluate_with`]'s value for every position under those rules.
 #[derive(Clone)]
 pub struct EvalTable {
-    /// Material plus advance bonus, by [`Piece::index`] and square.
+    /// Material plus advance bonus, by [`Piece::index`] and square, counted for Red (Blue's
+    /// animals negative).
     piece_square: [[i32; 63]; 16],
     weights: Weights,
     rules: Rules,
@@ -296,8 +298,9 @@ impl EvalTable {
             for role in Role::ALL {
                 let row = &mut piece_square[Piece::new(color, role).index()];
                 let steps = &table[color.index()][role.index()];
+                let sign = if color == Color::Red { 1 } else { -1 };
                 for (v, &d) in row.iter_mut().zip(steps) {
-                    *v = animal_value(rules, w, d, role);
+                    *v = sign * animal_value(rules, w, d, role);
                 }
             }
         }
@@ -311,25 +314,45 @@ impl EvalTable {
     /// The static evaluation of `pos` (played under this table's rules) for the side to move.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate_from(pos, self.material_sum(pos))
+    }
+
+    /// Every animal's material and advance bonus, Red's minus Blue's.
+    #[inline]
+    pub fn material_sum(&self, pos: &Position) -> i32 {
         debug_assert_eq!(
             pos.rules(),
             &self.rules,
             "an evaluation table of other rules"
         );
-        let w = &self.weights;
-        let mut score = [0i32; 2];
-        for color in Color::ALL {
-            let c = color.index();
-            let mine = pos.by_color(color);
-            let mut s = 0;
-            for sq in mine {
-                let p = pos.piece_at(sq).expect("bitboards match the board");
-                s += self.piece_square[p.index()][sq.index()];
-            }
-            score[c] = s + relations(pos, color, w);
+        let mut sum = 0;
+        for sq in pos.occupied() {
+            let p = pos.piece_at(sq).expect("bitboards match the board");
+            sum += self.piece_square[p.index()][sq.index()];
         }
-        let us = pos.turn().index();
-        score[us] - score[1 - us] + w.tempo
+        sum
+    }
+
+    /// How the legal move `m` of `pos` changes [`EvalTable::material_sum`].
+    #[inline]
+    pub fn move_delta(&self, pos: &Position, m: Move) -> i32 {
+        let (from, to) = (m.from_sq(), m.to_sq());
+        let row = &self.piece_square[pos.piece_at(from).expect("moves move animals").index()];
+        let mut delta = row[to.index()] - row[from.index()];
+        if let Some(victim) = pos.piece_at(to) {
+            delta -= self.piece_square[victim.index()][to.index()];
+        }
+        delta
+    }
+
+    /// The static evaluation of `pos` for the side to move, given its
+    /// [`EvalTable::material_sum`].
+    #[inline]
+    pub fn evaluate_from(&self, pos: &Position, material_sum: i32) -> i32 {
+        let w = &self.weights;
+        let red = material_sum + relations(pos, Color::Red, w) - relations(pos, Color::Blue, w);
+        let side = if pos.turn() == Color::Red { red } else { -red };
+        side + w.tempo
     }
 }
 
@@ -389,8 +412,12 @@ mod tests {
                 let table = EvalTable::new(&w, &rules);
                 for _game in 0..40 {
                     let mut pos = Position::start(rules);
+                    let mut sum = table.material_sum(&pos);
                     for _ply in 0..120 {
                         assert_eq!(table.evaluate(&pos), evaluate_with(&pos, &w));
+                        // The sum kept up to date move by move is the sum counted afresh.
+                        assert_eq!(sum, table.material_sum(&pos));
+                        assert_eq!(table.evaluate_from(&pos, sum), evaluate_with(&pos, &w));
                         checked += 1;
                         let moves = pos.legal_moves();
                         if moves.is_empty() {
@@ -399,7 +426,9 @@ mod tests {
                         seed ^= seed << 13;
                         seed ^= seed >> 7;
                         seed ^= seed << 17;
-                        pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                        let m = moves[(seed % moves.len() as u64) as usize];
+                        sum += table.move_delta(&pos, m);
+                        pos.play_unchecked(m);
                     }
                 }
             }

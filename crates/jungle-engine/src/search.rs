@@ -109,6 +109,9 @@ pub(crate) struct Searcher<'a> {
     stopped: bool,
     /// Late move reductions by depth and move number.
     lmr: Box<[[i32; jungle::MAX_MOVES]; LMR_DEPTHS]>,
+    /// [`EvalTable::material_sum`] of the node at each ply of the search path, kept up to date
+    /// move by move.
+    material: [i32; MAX_PLY + 1],
 }
 
 /// The result of one iteration at the root.
@@ -330,6 +333,7 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
             lmr: lmr_table(),
+            material: [0; MAX_PLY + 1],
         }
     }
 
@@ -382,9 +386,15 @@ impl<'a> Searcher<'a> {
         false
     }
 
+    /// The static evaluation of `pos`, the node at `ply`.
     #[inline]
-    fn eval(&self, pos: &Position) -> i32 {
-        let e = self.shared.eval.evaluate(pos);
+    fn eval(&self, pos: &Position, ply: usize) -> i32 {
+        let e = self.shared.eval.evaluate_from(pos, self.material[ply]);
+        debug_assert_eq!(
+            e,
+            self.shared.eval.evaluate(pos),
+            "material sum out of date"
+        );
         if self.shared.noise == 0 {
             return e;
         }
@@ -393,13 +403,16 @@ impl<'a> Searcher<'a> {
         e + (r % (2 * a + 1)) as i32 - self.shared.noise
     }
 
-    /// Records the move made at `ply` of the search from `pos` (`None`: a null move, a pass).
+    /// Records the move made at `ply` of the search from `pos` (`None`: a null move, a pass),
+    /// for §7 and for the material sum of the child.
     #[inline]
     fn record_ply(&mut self, ply: usize, pos: &Position, m: Option<Move>) {
         self.plies[self.game_plies + ply] = match m {
             Some(m) => ply_key(pos.piece_at(m.from_sq()), m.to_sq()),
             None => ply_key(None, Square::new_unchecked(0)),
         };
+        self.material[ply + 1] =
+            self.material[ply] + m.map_or(0, |m| self.shared.eval.move_delta(pos, m));
     }
 
     /// What §7 forbids the side to move in `pos`, at `ply` of the search.
@@ -436,6 +449,7 @@ impl<'a> Searcher<'a> {
         let mut best: Option<RootResult> = None;
         let mut best_score = -INF;
         let original_alpha = alpha;
+        self.material[0] = self.shared.eval.material_sum(pos);
         self.hashes.push(pos.hash());
         for i in 0..moves.len() {
             let m = moves[i].0;
@@ -578,7 +592,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.eval(pos);
+            return self.eval(pos, ply);
         }
         // Mate-distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -621,7 +635,7 @@ impl<'a> Searcher<'a> {
             && (depth <= RFP_MAX_DEPTH.max(FUTILITY_MAX_DEPTH) || depth >= NULL_MIN_DEPTH);
         let static_eval = match entry {
             Some(e) if e.eval != EVAL_NONE => e.eval,
-            _ if wants_eval => self.eval(pos),
+            _ if wants_eval => self.eval(pos, ply),
             _ => EVAL_NONE,
         };
 
@@ -809,7 +823,7 @@ impl<'a> Searcher<'a> {
             return MATE - ply as i32 - 1;
         }
         if ply >= MAX_PLY - 1 {
-            return self.eval(pos);
+            return self.eval(pos, ply);
         }
         let threats = pos.by_color(!us) & DEN_DOORS[us.index()];
         if threats.count() >= 2 {
@@ -818,7 +832,7 @@ impl<'a> Searcher<'a> {
         let forced = threats.any();
         let mut best = -INF;
         if !forced {
-            let stand = self.eval(pos);
+            let stand = self.eval(pos, ply);
             if stand >= beta {
                 return stand;
             }
