@@ -268,7 +268,7 @@ fn animal_value(rules: &Rules, w: &Weights, steps: u8, role: Role) -> i32 {
 #[inline]
 fn relations(pos: &Position, color: Color, w: &Weights) -> i32 {
     let mine = pos.by_color(color);
-    let mut s = w.defenders[((mine & GUARDS[color.index()]).count() as usize).min(3)];
+    let mut s = w.defenders[(mine & GUARDS[color.index()]).count_up_to(3) as usize];
     let enemy = pos.by_color(!color);
     if (mine & pos.by_role(Role::Rat)).any() && (enemy & pos.by_role(Role::Elephant)).any() {
         s += w.rat_vs_elephant;

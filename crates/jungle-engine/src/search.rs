@@ -601,7 +601,7 @@ impl<'a> Searcher<'a> {
             return alpha;
         }
         let threats = pos.by_color(!us) & DEN_DOORS[us.index()];
-        if threats.count() >= 2 {
+        if threats.more_than_one() {
             return -MATE + ply as i32 + 2;
         }
         if depth <= 0 {
@@ -826,7 +826,7 @@ impl<'a> Searcher<'a> {
             return self.eval(pos, ply);
         }
         let threats = pos.by_color(!us) & DEN_DOORS[us.index()];
-        if threats.count() >= 2 {
+        if threats.more_than_one() {
             return -MATE + ply as i32 + 2;
         }
         let forced = threats.any();

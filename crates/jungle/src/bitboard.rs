@@ -100,6 +100,25 @@ impl Bitboard {
         self.0.count_ones()
     }
 
+    /// Whether there are two squares or more (cheaper than [`Bitboard::count`] where the CPU
+    /// has no population-count instruction, as on the x86-64 baseline).
+    #[inline]
+    pub const fn more_than_one(self) -> bool {
+        self.0 & self.0.wrapping_sub(1) != 0
+    }
+
+    /// The number of squares, counted up to `cap` at most (cheap for a small `cap`).
+    #[inline]
+    pub const fn count_up_to(self, cap: u32) -> u32 {
+        let mut bits = self.0;
+        let mut n = 0;
+        while bits != 0 && n < cap {
+            bits &= bits - 1;
+            n += 1;
+        }
+        n
+    }
+
     /// The lowest square, if any.
     #[inline]
     pub const fn first(self) -> Option<Square> {
@@ -327,5 +346,21 @@ impl fmt::Debug for Bitboard {
             f.write_str("\n")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_counts_agree_with_the_full_count() {
+        for bits in [0u64, 1, 2, 3, 0b1011, 1 << 62, (1 << 62) | 1, (1 << 63) - 1] {
+            let b = Bitboard(bits);
+            assert_eq!(b.more_than_one(), b.count() >= 2, "{bits:#x}");
+            for cap in 0..5 {
+                assert_eq!(b.count_up_to(cap), b.count().min(cap), "{bits:#x} cap {cap}");
+            }
+        }
     }
 }
