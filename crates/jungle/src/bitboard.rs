@@ -359,7 +359,11 @@ mod tests {
             let b = Bitboard(bits);
             assert_eq!(b.more_than_one(), b.count() >= 2, "{bits:#x}");
             for cap in 0..5 {
-                assert_eq!(b.count_up_to(cap), b.count().min(cap), "{bits:#x} cap {cap}");
+                assert_eq!(
+                    b.count_up_to(cap),
+                    b.count().min(cap),
+                    "{bits:#x} cap {cap}"
+                );
             }
         }
     }
