@@ -16,7 +16,7 @@ use crate::eval::{material, EvalTable};
 use crate::timeman::Deadline;
 use crate::tt::{Bound, Tt};
 use crate::{Score, SearchInfo};
-use jungle::{Bitboard, Game, Move, MoveList, Piece, Position, Square};
+use jungle::{Bitboard, Game, Move, MoveList, Piece, Position, Square, REACH};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -849,6 +849,10 @@ impl<'a> Searcher<'a> {
         };
         let mut moves = MoveList::new();
         for from in pos.by_color(us) {
+            // Most animals cannot reach a wanted square at all: skip their move generation.
+            if (REACH[from.index()] & wanted).is_empty() {
+                continue;
+            }
             for to in pos.targets(from) & wanted {
                 moves.push(Move::new(from, to));
             }

@@ -257,6 +257,28 @@ const fn compute_jumps() -> [Jumps; 63] {
 /// River jumps from each land square (the standard board).
 pub const JUMPS: [Jumps; 63] = compute_jumps();
 
+const fn compute_reach() -> [Bitboard; 63] {
+    let mut t = [Bitboard::EMPTY; 63];
+    let mut i = 0;
+    while i < 63 {
+        let mut b = NEIGHBORS[i].0;
+        let mut j = 0;
+        while j < JUMPS[i].len as usize {
+            b |= 1u64 << JUMPS[i].jumps[j].to.index();
+            j += 1;
+        }
+        t[i] = Bitboard(b);
+        i += 1;
+    }
+    t
+}
+
+/// Every square an animal on each square could ever move to in one move: its neighbours and its
+/// river-jump landings. A cheap test before asking [`crate::Position::targets`] whether an animal
+/// can reach a set of squares at all. Symmetric: `b` is in `REACH[a]` exactly when `a` is in
+/// `REACH[b]` (steps and jumps go both ways).
+pub const REACH: [Bitboard; 63] = compute_reach();
+
 /// Iterates over the squares of a bitboard, lowest first.
 #[derive(Debug, Clone)]
 pub struct IntoIter(u64);
@@ -352,6 +374,37 @@ impl fmt::Debug for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reach_is_the_neighbours_and_the_jump_landings() {
+        assert_eq!(REACH[Square::A1.index()], bb(&[Square::A2, Square::B1]));
+        // b3 is on the bank of the western river: it jumps over b4..b6 to b7.
+        assert_eq!(
+            REACH[Square::B3.index()],
+            bb(&[Square::B2, Square::A3, Square::C3, Square::B4, Square::B7])
+        );
+        // d5 jumps both rivers sideways.
+        assert_eq!(
+            REACH[Square::D5.index()],
+            bb(&[
+                Square::D4,
+                Square::D6,
+                Square::C5,
+                Square::E5,
+                Square::A5,
+                Square::G5
+            ])
+        );
+    }
+
+    #[test]
+    fn reach_is_symmetric() {
+        for a in Square::all() {
+            for b in REACH[a.index()] {
+                assert!(REACH[b.index()].contains(a), "{a} reaches {b} but not back");
+            }
+        }
+    }
 
     #[test]
     fn small_counts_agree_with_the_full_count() {

@@ -33,7 +33,7 @@ mod setup;
 mod square;
 mod zobrist;
 
-pub use bitboard::{Bitboard, Jump, Jumps, JUMPS, NEIGHBORS};
+pub use bitboard::{Bitboard, Jump, Jumps, JUMPS, NEIGHBORS, REACH};
 pub use color::{ByColor, Color};
 pub use game::{Game, GameError, Ply};
 pub use jfen::{Jfen, JfenError, JfenField, ParseJfenError, START_JFEN};

@@ -3,7 +3,7 @@
 use crate::zobrist::{piece_key, SIDE_KEY};
 use crate::{
     Bitboard, Color, Move, MoveList, Outcome, Piece, PositionError, Role, Rules, Setup, Square,
-    Termination, JUMPS, NEIGHBORS,
+    Termination, JUMPS, NEIGHBORS, REACH,
 };
 use std::fmt;
 
@@ -305,7 +305,9 @@ impl Position {
         let Some(p) = self.board[sq.index()] else {
             return false;
         };
-        for from in self.by_color[(!p.color).index()] {
+        // REACH is symmetric (steps and jumps go both ways): only animals on these squares can
+        // reach `sq` at all.
+        for from in self.by_color[(!p.color).index()] & REACH[sq.index()] {
             let attacker = self.board[from.index()].expect("bitboards match the board");
             if self
                 .piece_targets(attacker.color, attacker.role, from)

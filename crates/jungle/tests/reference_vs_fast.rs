@@ -441,6 +441,12 @@ fn check_state(game: &Game, rgame: &RefGame, cov: &mut Coverage, ctx: &str) {
         let mut ref_t = rpos.destinations(s);
         ref_t.sort();
         assert_eq!(fast_t, ref_t, "{ctx}: targets of {}", rf::name(s));
+        let outside = pos.targets(sq(s)) & !jungle::REACH[s];
+        assert!(
+            outside.is_empty(),
+            "{ctx}: {} reaches beyond REACH",
+            rf::name(s)
+        );
         if let Some(a) = rpos.cells[s] {
             if matches!(a.kind, rf::LION | rf::TIGER) {
                 // A jump the rules of the terrain allow but a rat blocks.
