@@ -138,9 +138,14 @@ pub(crate) fn to_score(s: i32) -> Score {
 /// One step of a selection sort: moves the highest-keyed of `moves[i..]` (and its key) to index
 /// `i`, so a node that cuts off early never pays for sorting the rest. Ties keep the earlier move.
 fn pick_next(moves: &mut [Move], keys: &mut [i32], i: usize) {
+    // One bounds check up front and the best key kept in a register: the scan is then a load, a
+    // compare and two conditional moves per move.
+    let keys = &mut keys[..moves.len()];
     let mut k = i;
-    for j in i + 1..moves.len() {
-        if keys[j] > keys[k] {
+    let mut best = keys[i];
+    for (j, &key) in keys.iter().enumerate().skip(i + 1) {
+        if key > best {
+            best = key;
             k = j;
         }
     }

@@ -268,7 +268,7 @@ impl Position {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn piece_targets(&self, color: Color, role: Role, from: Square) -> Bitboard {
         let own = self.by_color[color.index()];
         let enemy = self.by_color[(!color).index()];
