@@ -200,6 +200,11 @@ pub fn material(pos: &Position, role: Role) -> i32 {
     material_with(pos.rules(), role, &WEIGHTS)
 }
 
+/// Material value of `role` under `rules` (as [`material`], without a position).
+pub(crate) fn material_under(rules: &Rules, role: Role) -> i32 {
+    material_with(rules, role, &WEIGHTS)
+}
+
 #[inline]
 fn material_with(rules: &Rules, role: Role, w: &Weights) -> i32 {
     let i = role.index();
@@ -309,6 +314,11 @@ impl EvalTable {
             weights: *w,
             rules: *rules,
         }
+    }
+
+    /// The rules this table was compiled for.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
     }
 
     /// The static evaluation of `pos` (played under this table's rules) for the side to move.

@@ -12,11 +12,11 @@
 //! from the game's legal moves. A node whose moves §7 restricts keeps its own transposition-table
 //! entry, apart from the same position reached without that history.
 
-use crate::eval::{material, EvalTable};
+use crate::eval::{material, material_under, EvalTable};
 use crate::timeman::Deadline;
 use crate::tt::{Bound, Tt};
 use crate::{Score, SearchInfo};
-use jungle::{Bitboard, Game, Move, MoveList, Piece, Position, Square, REACH};
+use jungle::{Bitboard, Game, Move, MoveList, Piece, Position, Role, Rules, Square, REACH};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -49,6 +49,18 @@ fn lmr_table() -> Box<[[i32; jungle::MAX_MOVES]; LMR_DEPTHS]> {
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
             *r = (LMR_BASE + (d as f32).ln() * (i as f32).ln() / LMR_DIVISOR) as i32;
+        }
+    }
+    t
+}
+/// Capture ordering keys by victim and attacker role, `[victim][attacker]`: the most valuable
+/// victim first, then the least valuable attacker (computed once per search for its rules).
+fn capture_keys(rules: &Rules) -> [[i32; 8]; 8] {
+    let mut t = [[0; 8]; 8];
+    for victim in Role::ALL {
+        for attacker in Role::ALL {
+            t[victim.index()][attacker.index()] =
+                material_under(rules, victim) * 16 - material_under(rules, attacker) / 16;
         }
     }
     t
@@ -109,6 +121,8 @@ pub(crate) struct Searcher<'a> {
     stopped: bool,
     /// Late move reductions by depth and move number.
     lmr: Box<[[i32; jungle::MAX_MOVES]; LMR_DEPTHS]>,
+    /// [`capture_keys`] of the search's rules.
+    capture_keys: [[i32; 8]; 8],
     /// [`EvalTable::material_sum`] of the node at each ply of the search path, kept up to date
     /// move by move.
     material: [i32; MAX_PLY + 1],
@@ -338,6 +352,7 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
             lmr: lmr_table(),
+            capture_keys: capture_keys(shared.eval.rules()),
             material: [0; MAX_PLY + 1],
         }
     }
@@ -546,6 +561,12 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len;
     }
 
+    /// The ordering key of `attacker` capturing `victim` (see [`capture_keys`]).
+    #[inline]
+    fn capture_key(&self, victim: Piece, attacker: Piece) -> i32 {
+        self.capture_keys[victim.role.index()][attacker.role.index()]
+    }
+
     /// Move ordering key (higher first).
     #[inline(always)]
     fn order(&self, pos: &Position, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
@@ -556,7 +577,7 @@ impl<'a> Searcher<'a> {
         let to = m.to_sq();
         let mover = pos.piece_at(from).expect("a move moves an animal");
         if let Some(victim) = pos.piece_at(to) {
-            return (1 << 28) + material(pos, victim.role) * 16 - material(pos, mover.role) / 16;
+            return (1 << 28) + self.capture_key(victim, mover);
         }
         if DEN_DOORS[(!pos.turn()).index()].contains(to) {
             return 1 << 27;
@@ -876,10 +897,7 @@ impl<'a> Searcher<'a> {
         let mut keys = [0i32; jungle::MAX_MOVES];
         for (i, &m) in moves.iter().enumerate() {
             keys[i] = match pos.piece_at(m.to_sq()) {
-                Some(v) => {
-                    material(pos, v.role) * 16
-                        - material(pos, pos.piece_at(m.from_sq()).expect("mover").role) / 16
-                }
+                Some(v) => self.capture_key(v, pos.piece_at(m.from_sq()).expect("a mover")),
                 None => 0,
             };
         }
