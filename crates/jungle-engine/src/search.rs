@@ -53,6 +53,7 @@ fn lmr_table() -> Box<[[i32; jungle::MAX_MOVES]; LMR_DEPTHS]> {
     }
     t
 }
+
 /// Capture ordering keys by victim and attacker role, `[victim][attacker]`: the most valuable
 /// victim first, then the least valuable attacker (computed once per search for its rules).
 fn capture_keys(rules: &Rules) -> [[i32; 8]; 8] {
@@ -65,6 +66,7 @@ fn capture_keys(rules: &Rules) -> [[i32; 8]; 8] {
     }
     t
 }
+
 /// Late move pruning: at this depth or less, quiet moves after the first
 /// `LMP_BASE + depth * depth` are skipped.
 const LMP_MAX_DEPTH: i32 = 3;
