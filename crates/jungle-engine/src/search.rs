@@ -633,7 +633,9 @@ impl<'a> Searcher<'a> {
             return -MATE + ply as i32 + 2;
         }
         if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, 0);
+            // Quiescence's own end tests were just made here.
+            self.nodes_seen(ply);
+            return self.quiesce_moves(pos, alpha, beta, ply, 0, threats);
         }
         self.nodes_seen(ply);
         let pv_node = beta - alpha > 1;
@@ -836,7 +838,7 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
+    fn quiesce(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
         self.nodes_seen(ply);
         self.pv_len[ply] = ply;
         if pos.is_finished() {
@@ -857,6 +859,22 @@ impl<'a> Searcher<'a> {
         if threats.more_than_one() {
             return -MATE + ply as i32 + 2;
         }
+        self.quiesce_moves(pos, alpha, beta, ply, qply, threats)
+    }
+
+    /// Quiescence after the node's end tests (finished, stopped, den entry, two den threats):
+    /// the stand-pat score and the captures and den threats, or the replies to one den threat
+    /// (`threats`, the enemy animal at a door of the own den, if any).
+    fn quiesce_moves(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: i32,
+        threats: Bitboard,
+    ) -> i32 {
+        let us = pos.turn();
         let forced = threats.any();
         let mut best = -INF;
         if !forced {
