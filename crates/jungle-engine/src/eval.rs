@@ -197,7 +197,7 @@ pub fn den_distance(pos: &Position, color: Color, role: Role, sq: Square) -> u8 
 /// `wolf_over_dog`).
 #[inline]
 pub fn material(pos: &Position, role: Role) -> i32 {
-    material_with(pos.rules(), role, &WEIGHTS)
+    material_under(pos.rules(), role)
 }
 
 /// Material value of `role` under `rules` (as [`material`], without a position).

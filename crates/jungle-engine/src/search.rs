@@ -632,12 +632,11 @@ impl<'a> Searcher<'a> {
         if threats.more_than_one() {
             return -MATE + ply as i32 + 2;
         }
+        self.nodes_seen(ply);
         if depth <= 0 {
             // Quiescence's own end tests were just made here.
-            self.nodes_seen(ply);
             return self.quiesce_moves(pos, alpha, beta, ply, 0, threats);
         }
-        self.nodes_seen(ply);
         let pv_node = beta - alpha > 1;
         let forbidden = self.forbidden_at(ply, pos);
         let hash = pos.hash();
