@@ -8,9 +8,12 @@
 //!
 //! The anti-abuse rules of §7 (7-3 and 17-5) hold at every node of the main search, from the
 //! game's plies and the search path, quiescence included: a side whose only moves they forbid
-//! has lost. The optional repetition rule (§7.3) is left to the root, whose moves always come
-//! from the game's legal moves. A node whose moves §7 restricts keeps its own transposition-table
-//! entry, apart from the same position reached without that history.
+//! has lost. The optional repetition rule (§7.3) is applied at the root, whose moves always come
+//! from the game's legal moves, and that is exact: the rule forbids a move only to the side that
+//! started the cycle, which is never the side to move in a position occurring for the first time,
+//! and below the root the search scores every repeated position at once instead of moving from
+//! it. A node whose moves §7 restricts keeps its own transposition-table entry, apart from the
+//! same position reached without that history.
 
 use crate::eval::{material, material_under, EvalTable};
 use crate::timeman::Deadline;
@@ -1029,10 +1032,9 @@ mod tests {
     use super::*;
     use jungle::Rules;
 
-    /// Plays a game that shuttles animals back and forth (so that §7 bites often) and checks at
-    /// every ply that the search's view of §7 forbids exactly the moves the game forbids.
-    /// Returns how many moves were forbidden on the way.
-    fn shuttle_and_compare(rules: Rules, mut seed: u64) -> usize {
+    /// Plays up to 200 plies of a game that shuttles animals back and forth (so that §7 bites
+    /// often), showing every position to `check` before its move.
+    fn shuttle(rules: Rules, mut seed: u64, mut check: impl FnMut(&Game)) {
         let mut rand = move |n: usize| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
@@ -1040,26 +1042,11 @@ mod tests {
             (seed % n as u64) as usize
         };
         let mut game = Game::new(rules);
-        let mut forbidden = 0;
         for _ in 0..200 {
             if game.outcome().is_some() {
                 break;
             }
-            let pos = *game.position();
-            let history = History::of(&game);
-            let f = Forbidden::of(&history.plies, &pos);
-            for &m in &pos.legal_moves() {
-                let by_game = game.history_forbids(m);
-                let by_search = f.as_ref().is_some_and(|f| f.blocks(&pos, m));
-                assert_eq!(
-                    by_search,
-                    by_game.is_some(),
-                    "{m} in {} after {:?}: the game says {by_game:?}",
-                    jungle::Jfen::from_position(&pos),
-                    game.moves().map(|m| m.to_string()).collect::<Vec<_>>()
-                );
-                forbidden += usize::from(by_search);
-            }
+            check(&game);
             let legal = game.legal_moves();
             // Mostly undo the side's last move, else move the same animal, else anything.
             let last = game
@@ -1085,7 +1072,68 @@ mod tests {
             };
             game.play(m).unwrap();
         }
+    }
+
+    /// Shuttles (see [`shuttle`]) and checks at every ply that the search's view of §7 forbids
+    /// exactly the moves the game forbids. Returns how many moves were forbidden on the way.
+    fn shuttle_and_compare(rules: Rules, seed: u64) -> usize {
+        let mut forbidden = 0;
+        shuttle(rules, seed, |game| {
+            let pos = *game.position();
+            let history = History::of(game);
+            let f = Forbidden::of(&history.plies, &pos);
+            for &m in &pos.legal_moves() {
+                let by_game = game.history_forbids(m);
+                let by_search = f.as_ref().is_some_and(|f| f.blocks(&pos, m));
+                assert_eq!(
+                    by_search,
+                    by_game.is_some(),
+                    "{m} in {} after {:?}: the game says {by_game:?}",
+                    jungle::Jfen::from_position(&pos),
+                    game.moves().map(|m| m.to_string()).collect::<Vec<_>>()
+                );
+                forbidden += usize::from(by_search);
+            }
+        });
         forbidden
+    }
+
+    /// Why the search leaves §7.3 to the root: the rule forbids a move only to the side that made
+    /// the first move of the cycle, and when the position before the move occurs for the first
+    /// time that side is the other one. The search scores every position that repeats an earlier
+    /// one at once, so below the root it only moves from first occurrences, which §7.3 never
+    /// restricts; the root's moves come from the game, which applies the rule.
+    #[test]
+    fn the_repetition_rule_restricts_only_repeated_positions() {
+        let rules: Rules = "no_7_3,no_17_5,repetition_loss".parse().unwrap();
+        let (mut at_repeats, mut first_occurrences) = (0, 0);
+        for seed in 1..=60u64 {
+            shuttle(rules, seed * 0x9E37_79B9, |game| {
+                let now = game.len();
+                let hash = |i: usize| game.position_at(i).expect("a position").hash();
+                let repeated = (0..now).any(|i| hash(i) == hash(now));
+                let forbidden = game
+                    .position()
+                    .legal_moves()
+                    .iter()
+                    .filter(|&&m| game.history_forbids(m).is_some())
+                    .count();
+                if repeated {
+                    at_repeats += forbidden;
+                } else {
+                    first_occurrences += 1;
+                    assert_eq!(forbidden, 0, "a first occurrence restricted after {:?}", {
+                        game.moves().map(|m| m.to_string()).collect::<Vec<_>>()
+                    });
+                }
+            });
+        }
+        // The games do run into the rule, and do pass through new positions.
+        assert!(at_repeats > 100, "§7.3 forbade only {at_repeats} moves");
+        assert!(
+            first_occurrences > 1000,
+            "{first_occurrences} first occurrences"
+        );
     }
 
     #[test]
