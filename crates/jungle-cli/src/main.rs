@@ -1,4 +1,5 @@
 //! The `jungle` command: a thin dispatch to the libraries.
+#![forbid(unsafe_code)]
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

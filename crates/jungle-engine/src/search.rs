@@ -744,10 +744,13 @@ impl<'a> Searcher<'a> {
             }
             let mut child = *pos;
             child.play_unchecked(m);
+            let new_depth = depth - 1;
+            if new_depth > 0 {
+                self.shared.tt.prefetch(child.hash());
+            }
             self.nodes += 1;
             self.unflushed += 1;
             self.record_ply(ply, pos, Some(m));
-            let new_depth = depth - 1;
             let mut score;
             if i == 0 {
                 score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);

@@ -4,6 +4,7 @@
 //! web client everywhere else); [`serve`] runs it with a database and graceful shutdown. Each live
 //! game is an actor ([`game`]); the [`hub`] holds what is shared between games. The wire format
 //! is documented in `doc/protocol.md` (Server API).
+#![forbid(unsafe_code)]
 
 pub mod accounts;
 pub mod ai;
