@@ -117,6 +117,9 @@ pub(crate) struct Searcher<'a> {
     history: Vec<[i32; 63]>,
     /// Hashes of the positions before the current one (game history, then search path).
     hashes: Vec<u64>,
+    /// How many of `hashes` fall in each bucket of [`seen_bucket`]: a position whose bucket is
+    /// empty repeats nothing, which spares most nodes the walk back through `hashes`.
+    seen: Box<[u8; SEEN_BUCKETS]>,
     /// The plies that led here, by [`ply_key`], for §7: the game's first (`game_plies` of
     /// them), then the search path's, the move made at ply `p` at `game_plies + p`.
     plies: Vec<u16>,
@@ -191,6 +194,15 @@ fn from_tt(s: i32, ply: usize) -> i32 {
     } else {
         s
     }
+}
+
+/// Buckets of [`Searcher::seen`].
+const SEEN_BUCKETS: usize = 1 << 12;
+
+/// The bucket of a position hash in [`Searcher::seen`].
+#[inline]
+fn seen_bucket(hash: u64) -> usize {
+    (hash >> 52) as usize
 }
 
 /// What the search needs of the game before its root: the positions, for repetitions, and the
@@ -346,6 +358,14 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             killers: [[Move::PASS; 2]; MAX_PLY + 1],
             history: vec![[0; 63]; 16],
+            seen: {
+                let mut seen = Box::new([0u8; SEEN_BUCKETS]);
+                for &h in &history.hashes {
+                    let b = &mut seen[seen_bucket(h)];
+                    *b = b.saturating_add(1);
+                }
+                seen
+            },
             hashes: history.hashes,
             game_plies: history.plies.len(),
             plies: {
@@ -446,19 +466,47 @@ impl<'a> Searcher<'a> {
         Forbidden::of(&self.plies[..self.game_plies + ply], pos)
     }
 
+    /// Adds a position to the path (see [`Searcher::hashes`]).
+    #[inline]
+    fn push_hash(&mut self, h: u64) {
+        self.hashes.push(h);
+        let b = &mut self.seen[seen_bucket(h)];
+        *b = b.saturating_add(1);
+    }
+
+    /// Takes the last position off the path.
+    #[inline]
+    fn pop_hash(&mut self) {
+        if let Some(h) = self.hashes.pop() {
+            let b = &mut self.seen[seen_bucket(h)];
+            // A saturated count stays saturated: the bucket is never wrongly empty.
+            if *b != u8::MAX {
+                *b -= 1;
+            }
+        }
+    }
+
     /// Whether the position repeats one of the search path or game since the last capture.
+    #[inline]
     fn is_repetition(&self, pos: &Position) -> bool {
         let h = pos.hash();
-        let n = self.hashes.len();
-        let back = (pos.halfmoves() as usize).min(n);
-        let mut i = 2;
-        while i <= back {
-            if self.hashes[n - i] == h {
-                return true;
+        let walk = || {
+            let n = self.hashes.len();
+            let back = (pos.halfmoves() as usize).min(n);
+            let mut i = 2;
+            while i <= back {
+                if self.hashes[n - i] == h {
+                    return true;
+                }
+                i += 2;
             }
-            i += 2;
+            false
+        };
+        if self.seen[seen_bucket(h)] == 0 {
+            debug_assert!(!walk(), "an empty bucket hid a repetition");
+            return false;
         }
-        false
+        walk()
     }
 
     /// Searches the root moves to `depth` in the window; the moves are reordered best first.
@@ -475,7 +523,7 @@ impl<'a> Searcher<'a> {
         let mut best_score = -INF;
         let original_alpha = alpha;
         self.material[0] = self.shared.eval.material_sum(pos);
-        self.hashes.push(pos.hash());
+        self.push_hash(pos.hash());
         for i in 0..moves.len() {
             let m = moves[i].0;
             let mut child = *pos;
@@ -520,7 +568,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        self.hashes.pop();
+        self.pop_hash();
         // Stable ordering for the next iteration: improved moves first, the rest as they were.
         moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         for (k, mv) in moves.iter_mut().enumerate() {
@@ -682,10 +730,10 @@ impl<'a> Searcher<'a> {
                 let r = 2 + depth / 4;
                 let mut child = *pos;
                 child.pass();
-                self.hashes.push(hash);
+                self.push_hash(hash);
                 self.record_ply(ply, pos, None);
                 let s = -self.negamax(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, true);
-                self.hashes.pop();
+                self.pop_hash();
                 if self.stopped {
                     return 0;
                 }
@@ -721,7 +769,7 @@ impl<'a> Searcher<'a> {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        self.hashes.push(hash);
+        self.push_hash(hash);
         let n = moves.len();
         let mut quiets_tried: MoveList = MoveList::new();
         for i in 0..n {
@@ -777,7 +825,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             if self.stopped {
-                self.hashes.pop();
+                self.pop_hash();
                 return 0;
             }
             if score > best {
@@ -798,7 +846,7 @@ impl<'a> Searcher<'a> {
                 quiets_tried.push(m);
             }
         }
-        self.hashes.pop();
+        self.pop_hash();
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -1137,6 +1185,36 @@ mod tests {
             first_occurrences > 1000,
             "{first_occurrences} first occurrences"
         );
+    }
+
+    /// Searches from positions deep in shuttling games, where the history is long and full of
+    /// repetitions (in debug builds [`Searcher::is_repetition`] checks that its bucket filter
+    /// never hides one): every search returns a legal move.
+    #[test]
+    fn searches_after_long_shuttling_histories_return_legal_moves() {
+        let rules: Rules = "no_7_3,no_17_5".parse().unwrap();
+        let mut engine = crate::Engine::new(crate::EngineOptions::default());
+        let mut searched = 0;
+        for seed in 1..=4u64 {
+            let mut ply = 0;
+            shuttle(rules, seed * 0x9E37_79B9, |game| {
+                ply += 1;
+                if ply % 40 != 0 {
+                    return;
+                }
+                let limits = crate::Limits {
+                    depth: Some(5),
+                    ..crate::Limits::default()
+                };
+                let r = engine.search(game, limits);
+                // A search that panics is answered with a fallback move at depth 0.
+                assert_eq!(r.depth, 5, "the search failed at ply {ply}");
+                let best = r.best.expect("a move");
+                assert!(game.legal_moves().contains(best), "{best} is not legal");
+                searched += 1;
+            });
+        }
+        assert!(searched >= 16, "only {searched} searches");
     }
 
     #[test]
