@@ -289,26 +289,33 @@ impl Forbidden {
         if rules.rule_7_3 && available >= 5 {
             // Entering a square 3 times needs leaving it in between: at least 5 own plies.
             let window = available.min(7);
+            // The window's plies, the latest first; a pass and any slot past the window are 0.
             let mut keys = [0u16; 7];
             for (k, key) in keys.iter_mut().enumerate().take(window) {
                 *key = own(k);
             }
-            for i in 0..window - 2 {
-                let key = keys[i];
-                if key == 0 || keys[i + 1..window].iter().filter(|&&k| k == key).count() < 2 {
-                    continue;
-                }
-                if f.entries[..f.len].contains(&key) {
-                    continue;
-                }
-                let Some(at) = square_of_piece(pos, key) else {
-                    continue;
-                };
-                if !entered_trap(key, window) && !pos.is_attacked(at) {
-                    f.entries[f.len] = key;
-                    f.len += 1;
-                    if f.len == f.entries.len() {
-                        break;
+            // An animal enters a square again only after leaving it (an own ply in between), so
+            // three entries within 7 plies have two of them 2 or 3 plies apart: without such a
+            // pair nothing is forbidden, which settles nearly every node at once.
+            let pair = |gap: usize| (0..7 - gap).any(|i| keys[i] != 0 && keys[i] == keys[i + gap]);
+            if pair(2) || pair(3) {
+                for i in 0..window - 2 {
+                    let key = keys[i];
+                    if key == 0
+                        || keys.iter().filter(|&&k| k == key).count() < 3
+                        || f.entries[..f.len].contains(&key)
+                    {
+                        continue;
+                    }
+                    let Some(at) = square_of_piece(pos, key) else {
+                        continue;
+                    };
+                    if !entered_trap(key, window) && !pos.is_attacked(at) {
+                        f.entries[f.len] = key;
+                        f.len += 1;
+                        if f.len == f.entries.len() {
+                            break;
+                        }
                     }
                 }
             }
