@@ -113,6 +113,8 @@ fn den_races_on_both_sides_stay_within_the_time_limit() {
         );
         let took = start.elapsed();
         assert!(g.legal_moves().contains(r.best.unwrap()), "{jfen}");
+        // The facade answers a panicked search with a fallback move at depth 0.
+        assert!(r.depth >= 1, "{jfen}: no iteration completed");
         assert!(took < Duration::from_millis(1500), "{jfen} took {took:?}");
     }
 }
@@ -156,6 +158,7 @@ fn every_rule_set_gets_legal_moves() {
                 },
             );
             assert!(g.legal_moves().contains(r.best.unwrap()), "{rules}");
+            assert!(r.depth >= 1, "{rules}: no iteration completed");
         }
     }
 }
@@ -180,6 +183,7 @@ fn the_7_3_rule_is_honoured_at_the_root() {
     for depth in 1..=6 {
         let r = search(&g, depth);
         assert!(g.legal_moves().contains(r.best.unwrap()));
+        assert_eq!(r.depth, depth, "the search did not complete");
     }
 }
 
