@@ -132,6 +132,25 @@ fn level_one_and_level_ten_move_legally_on_random_positions() {
                 g.legal_moves().contains(m),
                 "position {i} level {level}: {m}"
             );
+            // The same search through the facade, whose depth tells a completed search from the
+            // fallback move it gives when a search panics.
+            let r = Engine::new(EngineOptions {
+                level,
+                hash_mb: 8,
+                ..EngineOptions::default()
+            })
+            .search(
+                g,
+                Limits {
+                    movetime: Some(Duration::from_millis(50)),
+                    ..Limits::default()
+                },
+            );
+            assert!(g.legal_moves().contains(r.best.unwrap()), "position {i}");
+            assert!(
+                r.depth >= 1,
+                "position {i} level {level}: no iteration completed"
+            );
         }
     }
 }
