@@ -357,7 +357,7 @@ impl Forbidden {
 
 impl<'a> Searcher<'a> {
     pub fn new(shared: &'a Shared<'a>, id: usize, history: History) -> Searcher<'a> {
-        Searcher {
+        let mut s = Searcher {
             shared,
             id,
             nodes: 0,
@@ -365,15 +365,8 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             killers: [[Move::PASS; 2]; MAX_PLY + 1],
             history: vec![[0; 63]; 16],
-            seen: {
-                let mut seen = Box::new([0u8; SEEN_BUCKETS]);
-                for &h in &history.hashes {
-                    let b = &mut seen[seen_bucket(h)];
-                    *b = b.saturating_add(1);
-                }
-                seen
-            },
-            hashes: history.hashes,
+            seen: Box::new([0; SEEN_BUCKETS]),
+            hashes: Vec::with_capacity(history.hashes.len() + MAX_PLY + 1),
             game_plies: history.plies.len(),
             plies: {
                 let mut v = history.plies;
@@ -386,7 +379,11 @@ impl<'a> Searcher<'a> {
             lmr: lmr_table(),
             capture_keys: capture_keys(shared.eval.rules()),
             material: [0; MAX_PLY + 1],
+        };
+        for h in history.hashes {
+            s.push_hash(h);
         }
+        s
     }
 
     pub fn nodes(&self) -> u64 {
