@@ -199,3 +199,37 @@ fn bytes_that_are_not_utf8_are_an_error_not_the_end() {
     );
     assert!(out.iter().any(|l| l.starts_with("bestmove ")), "{out:#?}");
 }
+
+#[test]
+fn contempt_is_an_option() {
+    // Every line of this position ends in a draw by the no-capture rule after one ply.
+    let out = session(
+        "uci\n\
+         position fen 7/7/6e/7/7/7/E6/7/7 r 199 100\n\
+         go depth 3\n\
+         setoption name Contempt value 120\n\
+         go depth 3\n\
+         setoption name Contempt value 501\n\
+         setoption name Contempt value lots\n\
+         go depth 3\n\
+         quit\n",
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("option name Contempt type spin default 0 min -500 max 500")),
+        "{out:#?}"
+    );
+    let scores: Vec<&str> = out
+        .iter()
+        .filter(|l| l.starts_with("info depth 3 "))
+        .filter_map(|l| l.split(" score ").nth(1))
+        .map(|s| s.split(" nodes").next().unwrap_or(""))
+        .collect();
+    // The rejected values left the contempt at 120.
+    assert_eq!(scores, ["cp 0", "cp -120", "cp -120"], "{out:#?}");
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: option Contempt takes a number"))
+        .collect();
+    assert_eq!(errors.len(), 2, "{out:#?}");
+}

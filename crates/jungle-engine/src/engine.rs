@@ -156,12 +156,20 @@ impl Engine {
     }
 
     /// Blocks until the current search ends and returns its result (the last result when no
-    /// search is running).
+    /// search is running). A search that panicked is answered with the first legal move at
+    /// depth 0 in release builds; debug builds pass the panic on to the caller.
     pub fn wait(&mut self) -> SearchResult {
         if let Some((handle, legal)) = self.running.take() {
             self.last = match handle.join() {
                 Ok(r) => r,
-                // A failed search must not take the caller down: any legal move will do.
+                // Debug builds (every test run) pass the search's panic on, so that no test of a
+                // caller (the protocol, the server's AI seats, the terminal client) can pass
+                // over a failed search by way of the fallback below.
+                #[cfg(debug_assertions)]
+                Err(panic) => std::panic::resume_unwind(panic),
+                // In a release build a failed search must not take the caller down: any legal
+                // move will do.
+                #[cfg(not(debug_assertions))]
                 Err(_) => SearchResult {
                     best: legal.first().copied(),
                     pv: legal.first().copied().into_iter().collect(),
@@ -192,6 +200,7 @@ fn sanitize(mut o: EngineOptions) -> EngineOptions {
     o.threads = o.threads.clamp(1, 256);
     o.hash_mb = o.hash_mb.clamp(1, MAX_HASH_MB);
     o.level = o.level.clamp(1, 10);
+    o.contempt = o.contempt.clamp(-crate::MAX_CONTEMPT, crate::MAX_CONTEMPT);
     o
 }
 
@@ -270,6 +279,7 @@ fn search_threads(
         node_limit,
         max_depth,
         noise: lvl.noise,
+        contempt: options.contempt,
         seed,
         eval: EvalTable::new(&options.weights, pos.rules()),
     };

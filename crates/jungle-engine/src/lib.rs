@@ -134,7 +134,17 @@ pub struct EngineOptions {
     pub level: u8,
     /// The evaluation weights ([`eval::WEIGHTS`] unless a tuner or a test sets others).
     pub weights: eval::Weights,
+    /// Contempt for a draw, in centipawns, -[`MAX_CONTEMPT`] to [`MAX_CONTEMPT`]: the search
+    /// scores a draw (by the no-capture rule or a repetition) as this much worse for the side it
+    /// searches for, so a positive value plays on where a draw is within reach.
+    pub contempt: i32,
 }
+
+/// The contempt used unless set otherwise.
+pub const DEFAULT_CONTEMPT: i32 = 0;
+
+/// The largest contempt ([`EngineOptions::contempt`]) either way, in centipawns.
+pub const MAX_CONTEMPT: i32 = 500;
 
 impl Default for EngineOptions {
     fn default() -> Self {
@@ -143,6 +153,7 @@ impl Default for EngineOptions {
             hash_mb: 16,
             level: 10,
             weights: eval::WEIGHTS,
+            contempt: DEFAULT_CONTEMPT,
         }
     }
 }

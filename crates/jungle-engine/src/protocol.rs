@@ -227,6 +227,14 @@ impl Session {
                     &self.out,
                     "option name Level type spin default 10 min 1 max 10",
                 );
+                say(
+                    &self.out,
+                    &format!(
+                        "option name Contempt type spin default {} min -{max} max {max}",
+                        crate::DEFAULT_CONTEMPT,
+                        max = crate::MAX_CONTEMPT
+                    ),
+                );
                 say(&self.out, "option name Rules type string default standard");
                 say(
                     &self.out,
@@ -321,6 +329,17 @@ impl Session {
             "level" => match number(value, 1, 10) {
                 Ok(n) => o.level = n as u8,
                 Err(e) => return self.error(e),
+            },
+            "contempt" => match value.parse::<i32>() {
+                Ok(n) if (-crate::MAX_CONTEMPT..=crate::MAX_CONTEMPT).contains(&n) => {
+                    o.contempt = n
+                }
+                _ => {
+                    return self.error(format!(
+                        "option Contempt takes a number from -{max} to {max}, not `{value}`",
+                        max = crate::MAX_CONTEMPT
+                    ))
+                }
             },
             "rules" => match value.parse::<Rules>() {
                 Ok(r) => {

@@ -101,6 +101,8 @@ pub(crate) struct Shared<'a> {
     pub max_depth: u32,
     /// Amplitude of the level's evaluation noise (0 at full strength).
     pub noise: i32,
+    /// How much worse a draw is for the side the search is for ([`crate::EngineOptions::contempt`]).
+    pub contempt: i32,
     pub seed: u64,
     /// The evaluation weights, compiled for the root position's rules (every node shares them).
     pub eval: EvalTable,
@@ -490,6 +492,17 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The score of a draw at `ply` for its side to move: the contempt counts against the
+    /// search's own side (to move at even plies; a null move passes the turn and keeps this).
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply % 2 == 0 {
+            -self.shared.contempt
+        } else {
+            self.shared.contempt
+        }
+    }
+
     /// Whether the position repeats one of the search path or game since the last capture.
     #[inline]
     fn is_repetition(&self, pos: &Position) -> bool {
@@ -672,7 +685,7 @@ impl<'a> Searcher<'a> {
         }
         let draw_plies = pos.rules().draw_plies;
         if (draw_plies > 0 && pos.halfmoves() >= draw_plies) || self.is_repetition(pos) {
-            return 0;
+            return self.draw_score(ply);
         }
         if ply >= MAX_PLY - 1 {
             return self.eval(pos, ply);
@@ -1211,7 +1224,7 @@ mod tests {
                     ..crate::Limits::default()
                 };
                 let r = engine.search(game, limits);
-                // A search that panics is answered with a fallback move at depth 0.
+                // Release builds answer a panicked search with a fallback move at depth 0.
                 assert_eq!(r.depth, 5, "the search failed at ply {ply}");
                 let best = r.best.expect("a move");
                 assert!(game.legal_moves().contains(best), "{best} is not legal");

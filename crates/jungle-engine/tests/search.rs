@@ -113,7 +113,8 @@ fn den_races_on_both_sides_stay_within_the_time_limit() {
         );
         let took = start.elapsed();
         assert!(g.legal_moves().contains(r.best.unwrap()), "{jfen}");
-        // The facade answers a panicked search with a fallback move at depth 0.
+        // An iteration completed in time (a release build answers a panicked search with a
+        // fallback move at depth 0).
         assert!(r.depth >= 1, "{jfen}: no iteration completed");
         assert!(took < Duration::from_millis(1500), "{jfen} took {took:?}");
     }
@@ -133,7 +134,7 @@ fn level_one_and_level_ten_move_legally_on_random_positions() {
                 "position {i} level {level}: {m}"
             );
             // The same search through the facade, whose depth tells a completed search from the
-            // fallback move it gives when a search panics.
+            // fallback move a release build gives when a search panics.
             let r = Engine::new(EngineOptions {
                 level,
                 hash_mb: 8,
@@ -247,4 +248,33 @@ fn fixed_depth_search_is_deterministic() {
     let b = search(&g, 7);
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(a.best, b.best);
+}
+
+#[test]
+fn contempt_scores_a_draw_against_the_side_searched_for() {
+    // Two elephants far apart: no capture and no den entry is possible within the search's
+    // horizon, so every line ends in a draw by the no-capture rule, one ply deep (199 plies
+    // without a capture) or two (198): after the own move, or after the opponent's.
+    for halfmoves in [199, 198] {
+        let g = game(&format!("7/7/6e/7/7/7/E6/7/7 r {halfmoves} 100"));
+        for contempt in [0, 100, -60] {
+            let r = Engine::new(EngineOptions {
+                contempt,
+                ..EngineOptions::default()
+            })
+            .search(
+                &g,
+                Limits {
+                    depth: Some(4),
+                    ..Limits::default()
+                },
+            );
+            assert_eq!(r.depth, 4);
+            assert_eq!(
+                r.score,
+                Score::Cp(-contempt),
+                "contempt {contempt}, {halfmoves} plies without a capture"
+            );
+        }
+    }
 }
