@@ -162,19 +162,21 @@ impl Engine {
         if let Some((handle, legal)) = self.running.take() {
             self.last = match handle.join() {
                 Ok(r) => r,
-                // Debug builds (every test run) pass the search's panic on, so that no test of a
-                // caller (the protocol, the server's AI seats, the terminal client) can pass
-                // over a failed search by way of the fallback below.
-                #[cfg(debug_assertions)]
-                Err(panic) => std::panic::resume_unwind(panic),
-                // In a release build a failed search must not take the caller down: any legal
-                // move will do.
-                #[cfg(not(debug_assertions))]
-                Err(_) => SearchResult {
-                    best: legal.first().copied(),
-                    pv: legal.first().copied().into_iter().collect(),
-                    ..SearchResult::default()
-                },
+                Err(panic) => {
+                    // Debug builds (every test run) pass the search's panic on, so that no test
+                    // of a caller (the protocol, the server's AI seats, the terminal client) can
+                    // pass over a failed search by way of the fallback below.
+                    if cfg!(debug_assertions) {
+                        std::panic::resume_unwind(panic);
+                    }
+                    // In a release build a failed search must not take the caller down: any
+                    // legal move will do.
+                    SearchResult {
+                        best: legal.first().copied(),
+                        pv: legal.first().copied().into_iter().collect(),
+                        ..SearchResult::default()
+                    }
+                }
             };
         }
         self.last.clone()
@@ -189,9 +191,11 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        if self.running.is_some() {
+        if let Some((handle, _)) = self.running.take() {
             self.stop();
-            self.wait();
+            // Not `wait`: a panic passed on from here could abort an unwinding caller; the
+            // search thread has already reported its own.
+            let _ = handle.join();
         }
     }
 }
