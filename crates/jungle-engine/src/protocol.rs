@@ -308,8 +308,8 @@ impl Session {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (rest.trim(), ""),
         };
-        let number = |v: &str, min: usize, max: usize| -> Result<usize, String> {
-            match v.parse::<usize>() {
+        let number = |v: &str, min: i64, max: i64| -> Result<i64, String> {
+            match v.parse::<i64>() {
                 Ok(n) if (min..=max).contains(&n) => Ok(n),
                 _ => Err(format!(
                     "option {name} takes a number from {min} to {max}, not `{v}`"
@@ -318,29 +318,25 @@ impl Session {
         };
         let mut o = self.options;
         match name.to_ascii_lowercase().as_str() {
-            "hash" => match number(value, 1, crate::MAX_HASH_MB) {
-                Ok(n) => o.hash_mb = n,
+            "hash" => match number(value, 1, crate::MAX_HASH_MB as i64) {
+                Ok(n) => o.hash_mb = n as usize,
                 Err(e) => return self.error(e),
             },
             "threads" => match number(value, 1, 256) {
-                Ok(n) => o.threads = n,
+                Ok(n) => o.threads = n as usize,
                 Err(e) => return self.error(e),
             },
             "level" => match number(value, 1, 10) {
                 Ok(n) => o.level = n as u8,
                 Err(e) => return self.error(e),
             },
-            "contempt" => match value.parse::<i32>() {
-                Ok(n) if (-crate::MAX_CONTEMPT..=crate::MAX_CONTEMPT).contains(&n) => {
-                    o.contempt = n
+            "contempt" => {
+                let max = i64::from(crate::MAX_CONTEMPT);
+                match number(value, -max, max) {
+                    Ok(n) => o.contempt = n as i32,
+                    Err(e) => return self.error(e),
                 }
-                _ => {
-                    return self.error(format!(
-                        "option Contempt takes a number from -{max} to {max}, not `{value}`",
-                        max = crate::MAX_CONTEMPT
-                    ))
-                }
-            },
+            }
             "rules" => match value.parse::<Rules>() {
                 Ok(r) => {
                     self.rules = r;
