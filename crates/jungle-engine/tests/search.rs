@@ -10,7 +10,11 @@ fn game(jfen: &str) -> Game {
 }
 
 fn search(g: &Game, depth: u32) -> jungle_engine::SearchResult {
-    Engine::new(EngineOptions::default()).search(
+    search_with(EngineOptions::default(), g, depth)
+}
+
+fn search_with(options: EngineOptions, g: &Game, depth: u32) -> jungle_engine::SearchResult {
+    Engine::new(options).search(
         g,
         Limits {
             depth: Some(depth),
@@ -258,17 +262,11 @@ fn contempt_scores_a_draw_against_the_side_searched_for() {
     for halfmoves in [199, 198] {
         let g = game(&format!("7/7/6e/7/7/7/E6/7/7 r {halfmoves} 100"));
         for contempt in [0, 100, -60] {
-            let r = Engine::new(EngineOptions {
+            let options = EngineOptions {
                 contempt,
                 ..EngineOptions::default()
-            })
-            .search(
-                &g,
-                Limits {
-                    depth: Some(4),
-                    ..Limits::default()
-                },
-            );
+            };
+            let r = search_with(options, &g, 4);
             assert_eq!(r.depth, 4);
             assert_eq!(
                 r.score,
