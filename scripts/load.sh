@@ -31,10 +31,18 @@ PORT="$(free_port)"
 SERVER_PID=""
 PG_STOP=()
 
+# Keeps the script's own exit status: the server's exit by the signal sent here is not a failure.
 cleanup() {
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
-  [ "${#PG_STOP[@]}" -gt 0 ] && "${PG_STOP[@]}" >/dev/null 2>&1
+  local rc=$?
+  if [ -n "$SERVER_PID" ]; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  if [ "${#PG_STOP[@]}" -gt 0 ]; then
+    "${PG_STOP[@]}" >/dev/null 2>&1 || true
+  fi
   rm -rf "$TMP"
+  exit "$rc"
 }
 trap cleanup EXIT
 
