@@ -163,7 +163,7 @@ fn evaluation_weights_are_an_option() {
     assert!(
         out.iter().any(|l| l.starts_with("info string error: ")
             && l.contains("Weights")
-            && l.contains("expected 34")),
+            && l.contains(&format!("expected {}", jungle_engine::eval::Weights::LEN))),
         "{out:#?}"
     );
 }

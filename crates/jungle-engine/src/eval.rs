@@ -1,6 +1,7 @@
 //! Static evaluation in Jungle's own terms: material by rank, the distance of every animal to the
 //! enemy den along the paths it can really take (the Rat swims, the Lion and Tiger jump), den
-//! defence, and the Rat/Elephant relation. All weights are the named constants below.
+//! defence, the Rat/Elephant relation, and attackers near the enemy den that no defender there
+//! could capture. All weights are the named constants below.
 
 use jungle::{Bitboard, Color, Move, Piece, Position, Role, Rules, Square, JUMPS, NEIGHBORS};
 use std::sync::OnceLock;
@@ -21,13 +22,16 @@ pub struct Weights {
     pub defenders: [i32; 4],
     /// Bonus while the own Rat lives and the enemy Elephant too (the Rat is its only hunter).
     pub rat_vs_elephant: i32,
+    /// Bonus for an animal one, two or three steps from the enemy den when no enemy animal within
+    /// three steps of that den could capture it on land (only the traps still stand in its way).
+    pub free_attacker: [i32; 3],
     /// Bonus for the side to move.
     pub tempo: i32,
 }
 
 impl Weights {
     /// The number of tunable values.
-    pub const LEN: usize = 8 + 12 + 8 + 4 + 2;
+    pub const LEN: usize = 8 + 12 + 8 + 4 + 1 + 3 + 1;
 
     /// The values as one flat list (for tuners).
     pub fn to_vec(&self) -> Vec<i32> {
@@ -37,6 +41,7 @@ impl Weights {
         v.extend_from_slice(&self.advance_scale);
         v.extend_from_slice(&self.defenders);
         v.push(self.rat_vs_elephant);
+        v.extend_from_slice(&self.free_attacker);
         v.push(self.tempo);
         v
     }
@@ -52,7 +57,8 @@ impl Weights {
         w.advance_scale.copy_from_slice(&v[20..28]);
         w.defenders.copy_from_slice(&v[28..32]);
         w.rat_vs_elephant = v[32];
-        w.tempo = v[33];
+        w.free_attacker.copy_from_slice(&v[33..36]);
+        w.tempo = v[36];
         Some(w)
     }
 
@@ -67,7 +73,8 @@ impl Weights {
         let side = abs(&self.material).iter().sum::<i64>()
             + 8 * max(&self.advance) * max(&self.advance_scale) / 8
             + max(&self.defenders)
-            + i64::from(self.rat_vs_elephant.unsigned_abs());
+            + i64::from(self.rat_vs_elephant.unsigned_abs())
+            + 8 * max(&self.free_attacker);
         2 * side + i64::from(self.tempo.unsigned_abs())
     }
 
@@ -128,6 +135,7 @@ pub const WEIGHTS: Weights = Weights {
     advance_scale: [6, 5, 6, 7, 8, 9, 9, 9],
     defenders: [0, 35, 60, 70],
     rat_vs_elephant: 40,
+    free_attacker: [150, 120, 60],
     tempo: 15,
 };
 
@@ -215,8 +223,8 @@ fn material_with(rules: &Rules, role: Role, w: &Weights) -> i32 {
     }
 }
 
-/// Squares within two steps of each den: the guards' posts.
-const fn guard_zone(den: usize) -> Bitboard {
+/// Squares one to `max` steps from the den square `den`.
+const fn den_zone(den: usize, max: usize) -> Bitboard {
     let df = den % 7;
     let dr = den / 7;
     let mut bits = 0u64;
@@ -225,14 +233,57 @@ const fn guard_zone(den: usize) -> Bitboard {
         let f = sq % 7;
         let r = sq / 7;
         let dist = f.abs_diff(df) + r.abs_diff(dr);
-        if dist >= 1 && dist <= 2 {
+        if dist >= 1 && dist <= max {
             bits |= 1 << sq;
         }
         sq += 1;
     }
     Bitboard(bits)
 }
-const GUARDS: [Bitboard; 2] = [guard_zone(3), guard_zone(59)];
+/// Squares within two steps of each den: the guards' posts.
+const GUARDS: [Bitboard; 2] = [den_zone(3, 2), den_zone(59, 2)];
+/// Squares within three steps of each den. An animal within three moves of the enemy den stands
+/// here (a jump over a river always lands farther away), and a defender here can still meet it.
+const HOME: [Bitboard; 2] = [den_zone(3, 3), den_zone(59, 3)];
+
+/// For each role (by index), the roles that capture it on land, one bit per role index; `[1]`
+/// under `wolf_over_dog`.
+const CATCHER_ROLES: [[u8; 8]; 2] = [catcher_roles(false), catcher_roles(true)];
+
+const fn catcher_roles(wolf_over_dog: bool) -> [u8; 8] {
+    const fn rank(i: usize, wolf_over_dog: bool) -> usize {
+        if wolf_over_dog && (i == 2 || i == 3) {
+            5 - i
+        } else {
+            i
+        }
+    }
+    let mut out = [0u8; 8];
+    let mut victim = 0;
+    while victim < 8 {
+        let mut role = 0;
+        while role < 8 {
+            let catches = match (role, victim) {
+                (0, 7) => true,
+                (7, 0) => false,
+                _ => rank(role, wolf_over_dog) >= rank(victim, wolf_over_dog),
+            };
+            if catches {
+                out[victim] |= 1 << role;
+            }
+            role += 1;
+        }
+        victim += 1;
+    }
+    out
+}
+
+/// Steps between two squares on a board without rivers.
+#[inline]
+fn manhattan(a: Square, b: Square) -> usize {
+    let (a, b) = (a.index(), b.index());
+    (a % 7).abs_diff(b % 7) + (a / 7).abs_diff(b / 7)
+}
 
 /// The static evaluation of `pos` for the side to move, in centipawn-like units.
 #[inline]
@@ -268,8 +319,8 @@ fn animal_value(rules: &Rules, w: &Weights, steps: u8, role: Role) -> i32 {
     material_with(rules, role, w) + w.advance[d] * w.advance_scale[role.index()] / 8
 }
 
-/// The terms of `color` that depend on more than one animal: den defenders and the Rat/Elephant
-/// relation.
+/// The terms of `color` that depend on more than one animal: den defenders, the Rat/Elephant
+/// relation and free attackers.
 #[inline]
 fn relations(pos: &Position, color: Color, w: &Weights) -> i32 {
     let mine = pos.by_color(color);
@@ -277,6 +328,22 @@ fn relations(pos: &Position, color: Color, w: &Weights) -> i32 {
     let enemy = pos.by_color(!color);
     if (mine & pos.by_role(Role::Rat)).any() && (enemy & pos.by_role(Role::Elephant)).any() {
         s += w.rat_vs_elephant;
+    }
+    let home = HOME[(!color).index()];
+    let attackers = mine & home;
+    if attackers.any() {
+        let role_of = |sq: Square| pos.piece_at(sq).expect("an animal").role.index();
+        let mut defending_roles = 0u8;
+        for sq in enemy & home {
+            defending_roles |= 1 << role_of(sq);
+        }
+        let catchers = &CATCHER_ROLES[usize::from(pos.rules().wolf_over_dog)];
+        let den = den_square(!color);
+        for sq in attackers {
+            if defending_roles & catchers[role_of(sq)] == 0 {
+                s += w.free_attacker[manhattan(sq, den) - 1];
+            }
+        }
     }
     s
 }
@@ -387,7 +454,7 @@ mod tests {
         assert_eq!("default".parse::<Weights>(), Ok(WEIGHTS));
         let short = "1,2,3".parse::<Weights>().unwrap_err();
         assert!(
-            short.contains("expected 34") && short.contains("got 3"),
+            short.contains("expected 37") && short.contains("got 3"),
             "{short}"
         );
         let bad = "1,x".parse::<Weights>().unwrap_err();
@@ -444,6 +511,39 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "only {checked} positions compared");
+    }
+
+    #[test]
+    fn attackers_no_defender_can_capture_earn_the_free_attacker_bonus() {
+        use jungle::Jfen;
+        let standard = Rules::STANDARD;
+        let wolf_over_dog = Rules {
+            wolf_over_dog: true,
+            ..Rules::STANDARD
+        };
+        // Red's term for a position: only the free-attacker bonus differs between the pairs below.
+        let red = |jfen: &str, rules: Rules| {
+            let pos = Jfen::parse_position(jfen, rules).expect("a valid position");
+            relations(&pos, Color::Red, &WEIGHTS)
+        };
+        let [one, two, three] = WEIGHTS.free_attacker;
+        // The Red Elephant two steps from the Blue den: the Blue Rat far away cannot stop it, at
+        // home it can.
+        let far = red("7/7/3E3/7/7/7/7/7/r5R r 0 1", standard);
+        let home = red("7/2r4/3E3/7/7/7/7/7/6R r 0 1", standard);
+        assert_eq!(far - home, two);
+        // A Lion one step away: a Blue Tiger cannot take it, the Elephant can.
+        let tiger = red("7/3L3/2t4/7/7/7/7/7/7 r 0 1", standard);
+        let elephant = red("7/3L3/2e4/7/7/7/7/7/7 r 0 1", standard);
+        assert_eq!(tiger - elephant, one);
+        // The Elephant never takes the Rat: a Red Rat three steps away stays free, unlike next to
+        // a Blue Cat.
+        let rat = red("7/7/2e4/3R3/7/7/7/7/7 r 0 1", standard);
+        assert_eq!(rat, three + WEIGHTS.rat_vs_elephant);
+        assert_eq!(red("7/7/2c4/3R3/7/7/7/7/7 r 0 1", standard), 0);
+        // The Dog outranks the Wolf, except under `wolf_over_dog`.
+        assert_eq!(red("7/2wD3/7/7/7/7/7/7/7 r 0 1", standard), one);
+        assert_eq!(red("7/2wD3/7/7/7/7/7/7/7 r 0 1", wolf_over_dog), 0);
     }
 
     #[test]
