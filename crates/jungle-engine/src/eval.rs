@@ -215,11 +215,17 @@ pub(crate) fn material_under(rules: &Rules, role: Role) -> i32 {
 
 #[inline]
 fn material_with(rules: &Rules, role: Role, w: &Weights) -> i32 {
-    let i = role.index();
-    if rules.wolf_over_dog && (i == 2 || i == 3) {
-        w.material[5 - i]
+    w.material[ranked(role.index(), rules.wolf_over_dog)]
+}
+
+/// The standard rank (Rat 0 … Elephant 7) that the role of index `i` holds: the Wolf and the Dog
+/// swap under `wolf_over_dog`.
+#[inline]
+const fn ranked(i: usize, wolf_over_dog: bool) -> usize {
+    if wolf_over_dog && (i == 2 || i == 3) {
+        5 - i
     } else {
-        w.material[i]
+        i
     }
 }
 
@@ -251,13 +257,6 @@ const HOME: [Bitboard; 2] = [den_zone(3, 3), den_zone(59, 3)];
 const CATCHER_ROLES: [[u8; 8]; 2] = [catcher_roles(false), catcher_roles(true)];
 
 const fn catcher_roles(wolf_over_dog: bool) -> [u8; 8] {
-    const fn rank(i: usize, wolf_over_dog: bool) -> usize {
-        if wolf_over_dog && (i == 2 || i == 3) {
-            5 - i
-        } else {
-            i
-        }
-    }
     let mut out = [0u8; 8];
     let mut victim = 0;
     while victim < 8 {
@@ -266,7 +265,7 @@ const fn catcher_roles(wolf_over_dog: bool) -> [u8; 8] {
             let catches = match (role, victim) {
                 (0, 7) => true,
                 (7, 0) => false,
-                _ => rank(role, wolf_over_dog) >= rank(victim, wolf_over_dog),
+                _ => ranked(role, wolf_over_dog) >= ranked(victim, wolf_over_dog),
             };
             if catches {
                 out[victim] |= 1 << role;
