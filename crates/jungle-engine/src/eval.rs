@@ -320,7 +320,7 @@ fn animal_value(rules: &Rules, w: &Weights, steps: u8, role: Role) -> i32 {
 
 /// The terms of `color` that depend on more than one animal: den defenders, the Rat/Elephant
 /// relation and free attackers.
-#[inline]
+#[inline(always)]
 fn relations(pos: &Position, color: Color, w: &Weights) -> i32 {
     let mine = pos.by_color(color);
     let mut s = w.defenders[(mine & GUARDS[color.index()]).count_up_to(3) as usize];
