@@ -277,13 +277,6 @@ const fn catcher_roles(wolf_over_dog: bool) -> [u8; 8] {
     out
 }
 
-/// Steps between two squares on a board without rivers.
-#[inline]
-fn manhattan(a: Square, b: Square) -> usize {
-    let (a, b) = (a.index(), b.index());
-    (a % 7).abs_diff(b % 7) + (a / 7).abs_diff(b / 7)
-}
-
 /// The static evaluation of `pos` for the side to move, in centipawn-like units.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
@@ -340,7 +333,7 @@ fn relations(pos: &Position, color: Color, w: &Weights) -> i32 {
         let den = den_square(!color);
         for sq in attackers {
             if defending_roles & catchers[role_of(sq)] == 0 {
-                s += w.free_attacker[manhattan(sq, den) - 1];
+                s += w.free_attacker[usize::from(sq.distance(den)) - 1];
             }
         }
     }
