@@ -15,7 +15,8 @@
 //! let r = engine.search(&game, Limits { depth: Some(3), ..Limits::default() });
 //! assert!(game.legal_moves().contains(r.best.unwrap()));
 //! ```
-// Denied, not forbidden: the one unsafe block is the table's prefetch hint (`tt.rs`).
+// Denied, not forbidden: the transposition table (`tt.rs`) allows it for its prefetch hint and
+// for its own 2 MiB-aligned, huge-page-advised memory.
 #![deny(unsafe_code)]
 
 pub mod bench;

@@ -2,6 +2,8 @@
 //! atomic words, the key xor-ed with the data, so a torn write is detected as a miss.
 
 use jungle::Move;
+use std::alloc::Layout;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score means.
@@ -22,8 +24,68 @@ pub(crate) struct Entry {
     pub bound: Bound,
 }
 
+/// The table's memory: zeroed words aligned to 2 MiB, on Linux advised to the kernel as
+/// huge-page memory. A probe lands on a random entry, so with 4 KiB pages nearly every probe of a
+/// table larger than the processor's TLB reach also misses the TLB; huge pages remove that walk.
+struct Slots {
+    ptr: NonNull<AtomicU64>,
+    len: usize,
+    layout: Layout,
+}
+
+/// Huge-page size on the platforms that have them; the alignment of the table.
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Slots {
+    /// `len` zeroed words, or `None` when the memory cannot be had.
+    #[allow(unsafe_code)]
+    fn new(len: usize) -> Option<Slots> {
+        let bytes = len.checked_mul(std::mem::size_of::<AtomicU64>())?.max(1);
+        let layout =
+            Layout::from_size_align(bytes, HUGE_PAGE.min(bytes.next_power_of_two())).ok()?;
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc(layout) };
+        let ptr = NonNull::new(raw as *mut AtomicU64)?;
+        #[cfg(target_os = "linux")]
+        // SAFETY: the range is the allocation just made, whole; the advice only changes how the
+        // kernel backs its pages (it fails harmlessly where huge pages are off).
+        unsafe {
+            libc::madvise(raw as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
+        }
+        // SAFETY: the allocation holds `len` words and the all-zero word is a valid `AtomicU64`;
+        // zeroing after the advice makes the first touch fault the pages in as huge pages.
+        unsafe { std::ptr::write_bytes(raw, 0, bytes) };
+        Some(Slots { ptr, len, layout })
+    }
+}
+
+impl std::ops::Deref for Slots {
+    type Target = [AtomicU64];
+    #[allow(unsafe_code)]
+    #[inline(always)]
+    fn deref(&self) -> &[AtomicU64] {
+        // SAFETY: `ptr` holds `len` initialised words for as long as `self` lives.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Slots {
+    #[allow(unsafe_code)]
+    fn drop(&mut self) {
+        // SAFETY: allocated in `Slots::new` with this very layout, freed once.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) };
+    }
+}
+
+// SAFETY: `Slots` owns its words as a `Box<[AtomicU64]>` would, and atomics may be shared.
+#[allow(unsafe_code)]
+unsafe impl Send for Slots {}
+// SAFETY: as above: shared access only ever goes through the atomics.
+#[allow(unsafe_code)]
+unsafe impl Sync for Slots {}
+
 pub(crate) struct Tt {
-    slots: Vec<AtomicU64>,
+    slots: Slots,
     mask: usize,
     generation: AtomicU64,
 }
@@ -40,11 +102,13 @@ impl Tt {
         } else {
             want.next_power_of_two() / 2
         };
-        let mut slots: Vec<AtomicU64> = Vec::new();
-        while n > 1 && slots.try_reserve_exact(2 * n).is_err() {
-            n /= 2;
-        }
-        slots.resize_with(2 * n, || AtomicU64::new(0));
+        let slots = loop {
+            match Slots::new(2 * n) {
+                Some(s) => break s,
+                None if n > 1 => n /= 2,
+                None => panic!("no memory for a one-entry transposition table"),
+            }
+        };
         Tt {
             slots,
             mask: n - 1,
@@ -53,7 +117,7 @@ impl Tt {
     }
 
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.slots.iter() {
             s.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -140,5 +204,32 @@ impl Tt {
             | (gen << 58);
         self.slots[i].store(hash ^ data, Ordering::Relaxed);
         self.slots[i + 1].store(data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_table_is_empty_and_keeps_what_is_stored() {
+        for mb in [1, 3, 16] {
+            let tt = Tt::new(mb);
+            assert!(tt.slots.len().is_power_of_two());
+            assert_eq!(tt.slots.as_ptr() as usize % HUGE_PAGE.min(mb << 20), 0);
+            assert!(tt.slots.iter().all(|s| s.load(Ordering::Relaxed) == 0));
+            let hash = 0x1234_5678_9abc_def1_u64;
+            assert!(tt.probe(hash).is_none());
+            let m = Move::from_u16(0x0a11).expect("square 10 to square 17");
+            tt.store(hash, Some(m), -77, 12, 5, Bound::Lower);
+            let e = tt.probe(hash).expect("just stored");
+            assert_eq!(
+                (e.mv, e.score, e.eval, e.depth, e.bound),
+                (Some(m), -77, 12, 5, Bound::Lower)
+            );
+            assert!(tt.probe(hash ^ 1).is_none());
+            tt.clear();
+            assert!(tt.probe(hash).is_none());
+        }
     }
 }
