@@ -30,19 +30,23 @@ pub(crate) struct Entry {
 struct Slots {
     ptr: NonNull<AtomicU64>,
     len: usize,
-    layout: Layout,
 }
 
 /// Huge-page size on the platforms that have them; the alignment of the table.
 const HUGE_PAGE: usize = 2 << 20;
 
 impl Slots {
+    /// The allocation of `len` words: aligned to a huge page, or to its own size when smaller.
+    fn layout(len: usize) -> Option<Layout> {
+        let bytes = len.checked_mul(std::mem::size_of::<AtomicU64>())?.max(1);
+        Layout::from_size_align(bytes, HUGE_PAGE.min(bytes.next_power_of_two())).ok()
+    }
+
     /// `len` zeroed words, or `None` when the memory cannot be had.
     #[allow(unsafe_code)]
     fn new(len: usize) -> Option<Slots> {
-        let bytes = len.checked_mul(std::mem::size_of::<AtomicU64>())?.max(1);
-        let layout =
-            Layout::from_size_align(bytes, HUGE_PAGE.min(bytes.next_power_of_two())).ok()?;
+        let layout = Self::layout(len)?;
+        let bytes = layout.size();
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { std::alloc::alloc(layout) };
         let ptr = NonNull::new(raw as *mut AtomicU64)?;
@@ -55,7 +59,7 @@ impl Slots {
         // SAFETY: the allocation holds `len` words and the all-zero word is a valid `AtomicU64`;
         // zeroing after the advice makes the first touch fault the pages in as huge pages.
         unsafe { std::ptr::write_bytes(raw, 0, bytes) };
-        Some(Slots { ptr, len, layout })
+        Some(Slots { ptr, len })
     }
 }
 
@@ -72,8 +76,9 @@ impl std::ops::Deref for Slots {
 impl Drop for Slots {
     #[allow(unsafe_code)]
     fn drop(&mut self) {
+        let layout = Self::layout(self.len).expect("the layout `Slots::new` allocated with");
         // SAFETY: allocated in `Slots::new` with this very layout, freed once.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) };
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, layout) };
     }
 }
 
