@@ -549,11 +549,11 @@ impl<'a> Searcher<'a> {
             self.unflushed += 1;
             self.record_ply(0, pos, Some(m));
             let score = if i == 0 {
-                -self.negamax(&child, -beta, -alpha, depth - 1, 1, false)
+                -self.negamax(&child, -beta, -alpha, depth - 1, 1, false, false)
             } else {
-                let mut s = -self.negamax(&child, -alpha - 1, -alpha, depth - 1, 1, false);
+                let mut s = -self.negamax(&child, -alpha - 1, -alpha, depth - 1, 1, false, true);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(&child, -beta, -alpha, depth - 1, 1, false);
+                    s = -self.negamax(&child, -beta, -alpha, depth - 1, 1, false, false);
                 }
                 s
             };
@@ -661,6 +661,12 @@ impl<'a> Searcher<'a> {
         self.history[mover.index()][to.index()]
     }
 
+    /// The alpha-beta search of `pos` to `depth` plies at `ply` from the root. `after_null` says
+    /// the move into this node was a null move (no second one follows); `cut_node` says the node
+    /// is expected to fail high (a zero-window child, the first child of an expected all-node),
+    /// where late quiet moves are reduced one ply more.
+    // The window, depth, ply and the two node flags are the recursion's state, passed by value.
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &Position,
@@ -669,6 +675,7 @@ impl<'a> Searcher<'a> {
         depth: i32,
         ply: usize,
         after_null: bool,
+        cut_node: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         if pos.is_finished() {
@@ -749,7 +756,15 @@ impl<'a> Searcher<'a> {
                 child.pass();
                 self.push_hash(hash);
                 self.record_ply(ply, pos, None);
-                let s = -self.negamax(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, true);
+                let s = -self.negamax(
+                    &child,
+                    -beta,
+                    -beta + 1,
+                    depth - 1 - r,
+                    ply + 1,
+                    true,
+                    !cut_node,
+                );
                 self.pop_hash();
                 if self.stopped {
                     return 0;
@@ -818,7 +833,15 @@ impl<'a> Searcher<'a> {
             self.record_ply(ply, pos, Some(m));
             let mut score;
             if i == 0 {
-                score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
+                score = -self.negamax(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    false,
+                    !pv_node && !cut_node,
+                );
             } else {
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH
@@ -831,14 +854,33 @@ impl<'a> Searcher<'a> {
                     if pv_node {
                         r -= 1;
                     }
+                    if cut_node {
+                        r += 1;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                score = -self.negamax(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    false,
+                    true,
+                );
                 if score > alpha && r > 0 && !self.stopped {
-                    score = -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                    score = -self.negamax(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                    );
                 }
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
+                    score = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false, false);
                 }
             }
             if self.stopped {
