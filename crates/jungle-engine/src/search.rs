@@ -1,6 +1,7 @@
 //! Iterative deepening principal-variation alpha-beta: transposition table, move ordering (hash
-//! move, captures by victim and attacker, killers, history), null move, late move reductions,
-//! reverse futility pruning and a quiescence search over captures and den threats.
+//! move, captures by victim and attacker, killers, history), null move, late move reductions
+//! (one ply more at nodes expected to fail high), late move pruning, futility pruning and a
+//! quiescence search over captures and den threats.
 //!
 //! Den races are decided exactly, without extensions that could run away: a side that can step
 //! into the enemy den wins at once; a side facing two den threats loses; a side facing one must
