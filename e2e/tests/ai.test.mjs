@@ -24,7 +24,11 @@ async function pickMove(page, color) {
       if (!best || score > best.score) best = { move: sq + d.sq, score };
     }
   }
-  await page.keyboard.press('Escape');
+  // Clear the selection, unless nothing was selected or the game has just ended: Escape would
+  // also close the result dialog that the loop below waits for.
+  if (from.length && !(await page.locator('dialog.modal[open]').count())) {
+    await page.keyboard.press('Escape');
+  }
   return best && best.move;
 }
 
