@@ -215,18 +215,8 @@ pub(crate) fn material_under(rules: &Rules, role: Role) -> i32 {
 
 #[inline]
 fn material_with(rules: &Rules, role: Role, w: &Weights) -> i32 {
-    w.material[ranked(role.index(), rules.wolf_over_dog)]
-}
-
-/// The standard rank (Rat 0 … Elephant 7) that the role of index `i` holds: the Wolf and the Dog
-/// swap under `wolf_over_dog`.
-#[inline]
-const fn ranked(i: usize, wolf_over_dog: bool) -> usize {
-    if wolf_over_dog && (i == 2 || i == 3) {
-        5 - i
-    } else {
-        i
-    }
+    // Material goes with rank: under `wolf_over_dog` the Wolf and the Dog swap values.
+    w.material[usize::from(rules.rank(role)) - 1]
 }
 
 /// Squares one to `max` steps from the den square `den`.
@@ -252,22 +242,23 @@ const GUARDS: [Bitboard; 2] = [den_zone(3, 2), den_zone(59, 2)];
 /// here (a jump over a river always lands farther away), and a defender here can still meet it.
 const HOME: [Bitboard; 2] = [den_zone(3, 3), den_zone(59, 3)];
 
-/// For each role (by index), the roles that capture it on land, one bit per role index; `[1]`
-/// under `wolf_over_dog`.
-const CATCHER_ROLES: [[u8; 8]; 2] = [catcher_roles(false), catcher_roles(true)];
+/// For each role (by index), the roles that capture it on land, one bit per role index (the
+/// rules crate's [`Rules::outranks`]); `[1]` under `wolf_over_dog`.
+const CATCHER_ROLES: [[u8; 8]; 2] = [
+    catcher_roles(&Rules::STANDARD),
+    catcher_roles(&Rules {
+        wolf_over_dog: true,
+        ..Rules::STANDARD
+    }),
+];
 
-const fn catcher_roles(wolf_over_dog: bool) -> [u8; 8] {
+const fn catcher_roles(rules: &Rules) -> [u8; 8] {
     let mut out = [0u8; 8];
     let mut victim = 0;
     while victim < 8 {
         let mut role = 0;
         while role < 8 {
-            let catches = match (role, victim) {
-                (0, 7) => true,
-                (7, 0) => false,
-                _ => ranked(role, wolf_over_dog) >= ranked(victim, wolf_over_dog),
-            };
-            if catches {
+            if rules.outranks(Role::ALL[role], Role::ALL[victim]) {
                 out[victim] |= 1 << role;
             }
             role += 1;
