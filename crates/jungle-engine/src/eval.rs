@@ -497,6 +497,27 @@ mod tests {
     }
 
     #[test]
+    fn material_goes_with_rank_under_every_rule_set() {
+        let wolf_over_dog = Rules {
+            wolf_over_dog: true,
+            ..Rules::STANDARD
+        };
+        let m = WEIGHTS.material;
+        assert_eq!(material_under(&Rules::STANDARD, Role::Wolf), m[2]);
+        assert_eq!(material_under(&Rules::STANDARD, Role::Dog), m[3]);
+        assert_eq!(material_under(&wolf_over_dog, Role::Wolf), m[3]);
+        assert_eq!(material_under(&wolf_over_dog, Role::Dog), m[2]);
+        for (i, role) in Role::ALL.into_iter().enumerate() {
+            if !matches!(role, Role::Wolf | Role::Dog) {
+                assert_eq!(material_under(&wolf_over_dog, role), m[i]);
+            }
+        }
+        // Only the Rat catches the Elephant, and the Elephant never the Rat.
+        assert_eq!(CATCHER_ROLES[0][Role::Elephant.index()], 0b1000_0001);
+        assert_eq!(CATCHER_ROLES[0][Role::Rat.index()], 0b0111_1111);
+    }
+
+    #[test]
     fn attackers_no_defender_can_capture_earn_the_free_attacker_bonus() {
         use jungle::Jfen;
         let standard = Rules::STANDARD;
