@@ -1,7 +1,8 @@
 //! Static evaluation in Jungle's own terms: material by rank, the distance of every animal to the
 //! enemy den along the paths it can really take (the Rat swims, the Lion and Tiger jump), den
 //! defence, the Rat/Elephant relation, and attackers near the enemy den that no defender there
-//! could capture. All weights are the named constants below.
+//! could capture; the sum grows as animals are traded off. All weights are the named constants
+//! below.
 
 use jungle::{Bitboard, Color, Move, Piece, Position, Role, Rules, Square, JUMPS, NEIGHBORS};
 use std::sync::OnceLock;
@@ -70,12 +71,28 @@ impl Weights {
                 .collect::<Vec<_>>()
         };
         let max = |v: &[i32]| abs(v).into_iter().max().unwrap_or(0);
-        let side = abs(&self.material).iter().sum::<i64>()
-            + 8 * max(&self.advance) * max(&self.advance_scale) / 8
-            + max(&self.defenders)
+        let advance = max(&self.advance);
+        // Each animal's most: its material and its largest advance bonus, once per side.
+        let mut animals: Vec<i64> = abs(&self.material)
+            .iter()
+            .zip(abs(&self.advance_scale))
+            .map(|(m, s)| m + advance * s / 8)
+            .flat_map(|v| [v, v])
+            .collect();
+        animals.sort_unstable_by(|a, b| b.cmp(a));
+        let relations = max(&self.defenders)
             + i64::from(self.rat_vs_elephant.unsigned_abs())
             + 8 * max(&self.free_attacker);
-        2 * side + i64::from(self.tempo.unsigned_abs())
+        // With `k` animals on the board the trade scaling (`trade_scaled`) grows a lead made of
+        // at most the `k` largest of them by (16 - k) / TRADE_SCALE.
+        let scale = i64::from(TRADE_SCALE);
+        let mut sum = 0;
+        let mut bound = 0;
+        for (k, v) in (1..).zip(animals) {
+            sum += v;
+            bound = bound.max((sum + 2 * relations) * (scale + 16 - k) / scale);
+        }
+        bound + i64::from(self.tempo.unsigned_abs())
     }
 
     /// The values as one comma-separated line (the protocol's `Weights` option).
@@ -291,7 +308,20 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         score[c] = s + relations(pos, color, w);
     }
     let us = pos.turn().index();
-    score[us] - score[1 - us] + w.tempo
+    trade_scaled(pos, score[us] - score[1 - us]) + w.tempo
+}
+
+/// For each animal off the board, the evaluation (either side's lead) grows by its
+/// `1 / TRADE_SCALE`: a lead converts more surely with fewer animals left to defend and counter,
+/// so the side ahead is drawn to trade and the side behind to avoid trades.
+const TRADE_SCALE: i32 = 32;
+
+/// `side` (the evaluation before the tempo bonus) grown as animals leave the board
+/// ([`TRADE_SCALE`]).
+#[inline(always)]
+fn trade_scaled(pos: &Position, side: i32) -> i32 {
+    let gone = 16 - pos.occupied().count() as i32;
+    side + side * gone / TRADE_SCALE
 }
 
 /// The value of one animal of `role` that is `steps` moves from the enemy den: its material and
@@ -412,7 +442,7 @@ impl EvalTable {
         let w = &self.weights;
         let red = material_sum + relations(pos, Color::Red, w) - relations(pos, Color::Blue, w);
         let side = if pos.turn() == Color::Red { red } else { -red };
-        side + w.tempo
+        trade_scaled(pos, side) + w.tempo
     }
 }
 
@@ -548,6 +578,32 @@ mod tests {
         // The Dog outranks the Wolf, except under `wolf_over_dog`.
         assert_eq!(red("7/2wD3/7/7/7/7/7/7/7 r 0 1", standard), one);
         assert_eq!(red("7/2wD3/7/7/7/7/7/7/7 r 0 1", wolf_over_dog), 0);
+    }
+
+    #[test]
+    fn a_lead_counts_for_more_with_fewer_animals_on_the_board() {
+        use jungle::Jfen;
+        let eval = |jfen: &str| {
+            let pos = Jfen::parse_position(jfen, Rules::STANDARD).expect("a valid position");
+            let table = EvalTable::new(&WEIGHTS, pos.rules());
+            assert_eq!(table.evaluate(&pos), evaluate(&pos), "{jfen}");
+            evaluate(&pos)
+        };
+        // Red a Dog up (Blue's Dog taken away from the start position).
+        let crowded = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1";
+        let lead = |jfen: &str| eval(&jfen.replace("1d3c1", "5c1")) - eval(jfen);
+        let lead_crowded = lead(crowded);
+        assert!(lead_crowded > 0, "{lead_crowded}");
+        // The same with both Elephants and both Leopards gone: 5 animals off the board instead
+        // of 1, so 5/32 of the Dog's worth added instead of 1/32.
+        let sparse = "l5t/1d3c1/r3w2/7/7/7/2W3R/1C3D1/T5L r 0 1";
+        let lead_sparse = lead(sparse);
+        assert!(
+            lead_sparse > lead_crowded,
+            "{lead_sparse} vs {lead_crowded}"
+        );
+        // A drawn-level position stays level (only the tempo bonus) however many animals are gone.
+        assert_eq!(eval("l5t/7/7/7/7/7/7/7/T5L r 0 1"), WEIGHTS.tempo);
     }
 
     #[test]
