@@ -308,7 +308,7 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         score[c] = s + relations(pos, color, w);
     }
     let us = pos.turn().index();
-    trade_scaled(pos, score[us] - score[1 - us]) + w.tempo
+    trade_scaled(pos.occupied().count() as i32, score[us] - score[1 - us]) + w.tempo
 }
 
 /// For each animal off the board, the evaluation (either side's lead) grows by its
@@ -319,8 +319,8 @@ const TRADE_SCALE: i32 = 32;
 /// `side` (the evaluation before the tempo bonus) grown as animals leave the board
 /// ([`TRADE_SCALE`]).
 #[inline(always)]
-fn trade_scaled(pos: &Position, side: i32) -> i32 {
-    let gone = 16 - pos.occupied().count() as i32;
+fn trade_scaled(animals: i32, side: i32) -> i32 {
+    let gone = 16 - animals;
     side + side * gone / TRADE_SCALE
 }
 
@@ -359,6 +359,36 @@ fn relations(pos: &Position, color: Color, w: &Weights) -> i32 {
         }
     }
     s
+}
+
+/// The animals on the board as [`EvalTable`] counts them: their material and advance bonus, Red's
+/// minus Blue's, and their number. The search keeps it up to date move by move
+/// ([`EvalTable::move_delta`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Material {
+    /// Every animal's material and advance bonus, Red's minus Blue's.
+    pub sum: i32,
+    /// The number of animals on the board (of a move's delta: minus one for a capture).
+    pub animals: i32,
+}
+
+impl std::ops::Add for Material {
+    type Output = Material;
+
+    #[inline(always)]
+    fn add(self, d: Material) -> Material {
+        Material {
+            sum: self.sum + d.sum,
+            animals: self.animals + d.animals,
+        }
+    }
+}
+
+impl std::ops::AddAssign for Material {
+    #[inline(always)]
+    fn add_assign(&mut self, d: Material) {
+        *self = *self + d;
+    }
 }
 
 /// [`evaluate_with`] compiled for one set of weights and rules: each animal's material and
@@ -407,30 +437,35 @@ impl EvalTable {
         self.evaluate_from(pos, self.material_sum(pos))
     }
 
-    /// Every animal's material and advance bonus, Red's minus Blue's.
+    /// Every animal's material and advance bonus, Red's minus Blue's, and their number.
     #[inline]
-    pub fn material_sum(&self, pos: &Position) -> i32 {
+    pub fn material_sum(&self, pos: &Position) -> Material {
         debug_assert_eq!(
             pos.rules(),
             &self.rules,
             "an evaluation table of other rules"
         );
-        let mut sum = 0;
+        let mut m = Material::default();
         for sq in pos.occupied() {
             let p = pos.piece_at(sq).expect("bitboards match the board");
-            sum += self.piece_square[p.index()][sq.index()];
+            m.sum += self.piece_square[p.index()][sq.index()];
+            m.animals += 1;
         }
-        sum
+        m
     }
 
     /// How the legal move `m` of `pos` changes [`EvalTable::material_sum`].
     #[inline]
-    pub fn move_delta(&self, pos: &Position, m: Move) -> i32 {
+    pub fn move_delta(&self, pos: &Position, m: Move) -> Material {
         let (from, to) = (m.from_sq(), m.to_sq());
         let row = &self.piece_square[pos.piece_at(from).expect("moves move animals").index()];
-        let mut delta = row[to.index()] - row[from.index()];
+        let mut delta = Material {
+            sum: row[to.index()] - row[from.index()],
+            animals: 0,
+        };
         if let Some(victim) = pos.piece_at(to) {
-            delta -= self.piece_square[victim.index()][to.index()];
+            delta.sum -= self.piece_square[victim.index()][to.index()];
+            delta.animals = -1;
         }
         delta
     }
@@ -438,11 +473,11 @@ impl EvalTable {
     /// The static evaluation of `pos` for the side to move, given its
     /// [`EvalTable::material_sum`].
     #[inline]
-    pub fn evaluate_from(&self, pos: &Position, material_sum: i32) -> i32 {
+    pub fn evaluate_from(&self, pos: &Position, material: Material) -> i32 {
         let w = &self.weights;
-        let red = material_sum + relations(pos, Color::Red, w) - relations(pos, Color::Blue, w);
+        let red = material.sum + relations(pos, Color::Red, w) - relations(pos, Color::Blue, w);
         let side = if pos.turn() == Color::Red { red } else { -red };
-        trade_scaled(pos, side) + w.tempo
+        trade_scaled(material.animals, side) + w.tempo
     }
 }
 

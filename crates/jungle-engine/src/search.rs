@@ -16,7 +16,7 @@
 //! it. A node whose moves §7 restricts keeps its own transposition-table entry, apart from the
 //! same position reached without that history.
 
-use crate::eval::{material, material_under, EvalTable};
+use crate::eval::{material, material_under, EvalTable, Material};
 use crate::timeman::Deadline;
 use crate::tt::{Bound, Tt};
 use crate::{Score, SearchInfo};
@@ -136,7 +136,7 @@ pub(crate) struct Searcher<'a> {
     capture_keys: [[i32; 8]; 8],
     /// [`EvalTable::material_sum`] of the node at each ply of the search path, kept up to date
     /// move by move.
-    material: [i32; MAX_PLY + 1],
+    material: [Material; MAX_PLY + 1],
 }
 
 /// The result of one iteration at the root.
@@ -381,7 +381,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             lmr: lmr_table(),
             capture_keys: capture_keys(shared.eval.rules()),
-            material: [0; MAX_PLY + 1],
+            material: [Material::default(); MAX_PLY + 1],
         };
         for h in history.hashes {
             s.push_hash(h);
@@ -463,8 +463,8 @@ impl<'a> Searcher<'a> {
             Some(m) => ply_key(pos.piece_at(m.from_sq()), m.to_sq()),
             None => ply_key(None, Square::new_unchecked(0)),
         };
-        self.material[ply + 1] =
-            self.material[ply] + m.map_or(0, |m| self.shared.eval.move_delta(pos, m));
+        self.material[ply + 1] = self.material[ply]
+            + m.map_or_else(Material::default, |m| self.shared.eval.move_delta(pos, m));
     }
 
     /// What §7 forbids the side to move in `pos`, at `ply` of the search.
