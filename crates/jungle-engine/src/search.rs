@@ -297,29 +297,36 @@ impl Forbidden {
             for (k, key) in keys.iter_mut().enumerate().take(window) {
                 *key = own(k);
             }
-            // An animal enters a square again only after leaving it (an own ply in between), so
-            // three entries within 7 plies have two of them 2 or 3 plies apart: without such a
-            // pair nothing is forbidden, which settles nearly every node at once.
-            let pair = |gap: usize| (0..7 - gap).any(|i| keys[i] != 0 && keys[i] == keys[i + gap]);
-            if pair(2) || pair(3) {
-                for i in 0..window - 2 {
-                    let key = keys[i];
-                    if key == 0
-                        || keys.iter().filter(|&&k| k == key).count() < 3
-                        || f.entries[..f.len].contains(&key)
-                    {
-                        continue;
+            // An animal enters a square again only after leaving it (an own ply in between), so of
+            // three entries within 7 plies two follow each other 2 or 3 plies apart, the first of
+            // them at index 4 at most: only a key that begins such a pair is counted, which
+            // settles nearly every node without counting anything.
+            for i in 0..5 {
+                let key = keys[i];
+                if key == 0
+                    || (keys[i + 2] != key && keys.get(i + 3) != Some(&key))
+                    || f.entries[..f.len].contains(&key)
+                    || keys.iter().filter(|&&k| k == key).count() < 3
+                {
+                    continue;
+                }
+                let Some(at) = square_of_piece(pos, key) else {
+                    continue;
+                };
+                if !entered_trap(key, window) && !pos.is_attacked(at) {
+                    f.entries[f.len] = key;
+                    f.len += 1;
+                    if f.len == f.entries.len() {
+                        break;
                     }
-                    let Some(at) = square_of_piece(pos, key) else {
-                        continue;
-                    };
-                    if !entered_trap(key, window) && !pos.is_attacked(at) {
-                        f.entries[f.len] = key;
-                        f.len += 1;
-                        if f.len == f.entries.len() {
-                            break;
-                        }
-                    }
+                }
+            }
+            // Three entries of each of two keys fill 6 of the 7 plies: at most two keys, kept in
+            // the order of their latest entry (which `Forbidden::key` depends on).
+            if f.len == 2 {
+                let latest = |key: u16| keys.iter().position(|&k| k == key);
+                if latest(f.entries[1]) < latest(f.entries[0]) {
+                    f.entries.swap(0, 1);
                 }
             }
         }
