@@ -13,7 +13,8 @@
 //! from the game's legal moves, and that is exact: the rule forbids a move only to the side that
 //! started the cycle, which is never the side to move in a position occurring for the first time,
 //! and below the root the search scores every repeated position at once instead of moving from
-//! it. A node whose moves §7 restricts keeps its own transposition-table entry, apart from the
+//! it. Without §7.3 a repetition ends nothing, and only a cycle within the search path scores as
+//! a draw: a position the game went through before the root is searched like any other. A node whose moves §7 restricts keeps its own transposition-table entry, apart from the
 //! same position reached without that history.
 
 use crate::eval::{material, material_under, EvalTable, Material};
@@ -118,7 +119,8 @@ pub(crate) struct Searcher<'a> {
     pub seldepth: u32,
     killers: [[Move; 2]; MAX_PLY + 1],
     history: Vec<[i32; 63]>,
-    /// Hashes of the positions before the current one (game history, then search path).
+    /// Hashes of the positions before the current one: the search path's, after the game's
+    /// under §7.3 only (see [`Searcher::new`]).
     hashes: Vec<u64>,
     /// How many of `hashes` fall in each bucket of [`seen_bucket`]: a position whose bucket is
     /// empty repeats nothing, which spares most nodes the walk back through `hashes`.
@@ -390,8 +392,14 @@ impl<'a> Searcher<'a> {
             capture_keys: capture_keys(shared.eval.rules()),
             material: [Material::default(); MAX_PLY + 1],
         };
-        for h in history.hashes {
-            s.push_hash(h);
+        // A repetition ends nothing under the standard rules (§6), so a position the game went
+        // through before the root is searched on its merits; only a cycle within the search path
+        // scores as a draw (doc/strength.md, session of 2026-12-03, night). Under §7.3 the
+        // game's positions stay, for the exactness argued at the top of this file.
+        if shared.eval.rules().repetition_loss {
+            for h in history.hashes {
+                s.push_hash(h);
+            }
         }
         s
     }
@@ -511,7 +519,7 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Whether the position repeats one of the search path or game since the last capture.
+    /// Whether the position repeats one of [`Searcher::hashes`] since the last capture.
     #[inline]
     fn is_repetition(&self, pos: &Position) -> bool {
         let h = pos.hash();
@@ -1254,15 +1262,61 @@ mod tests {
         );
     }
 
+    /// A position the game went through before the root repeats nothing under the standard rules
+    /// (a repetition ends no Jungle game) and is a repetition under §7.3; a cycle within the
+    /// search path is one under both.
+    #[test]
+    fn game_positions_count_as_repetitions_only_under_7_3() {
+        let mut checked = 0;
+        for rules in ["no_7_3,no_17_5", "no_7_3,no_17_5,repetition_loss"] {
+            let rules: Rules = rules.parse().unwrap();
+            let tt = Tt::new(1);
+            let stop = AtomicBool::new(false);
+            let shared = Shared {
+                tt: &tt,
+                stop: &stop,
+                nodes: AtomicU64::new(0),
+                start: Instant::now(),
+                deadline: Deadline::from_limits(&crate::Limits::default()),
+                node_limit: None,
+                max_depth: MAX_DEPTH,
+                noise: 0,
+                contempt: 0,
+                seed: 1,
+                eval: EvalTable::new(&crate::eval::WEIGHTS, &rules),
+            };
+            shuttle(rules, 0x9E37_79B9, |game| {
+                let pos = *game.position();
+                let history = History::of(game);
+                if !history.hashes.contains(&pos.hash()) {
+                    return;
+                }
+                let mut s = Searcher::new(&shared, 0, history);
+                assert_eq!(s.is_repetition(&pos), rules.repetition_loss);
+                // The same position again two plies into the search.
+                s.push_hash(pos.hash());
+                s.push_hash(0);
+                assert!(s.is_repetition(&pos));
+                checked += 1;
+            });
+        }
+        assert!(checked > 20, "only {checked} repeated positions");
+    }
+
     /// Searches from positions deep in shuttling games, where the history is long and full of
     /// repetitions (in debug builds [`Searcher::is_repetition`] checks that its bucket filter
     /// never hides one): every search returns a legal move.
     #[test]
     fn searches_after_long_shuttling_histories_return_legal_moves() {
-        let rules: Rules = "no_7_3,no_17_5".parse().unwrap();
         let mut engine = crate::Engine::new(crate::EngineOptions::default());
         let mut searched = 0;
-        for seed in 1..=4u64 {
+        // Under §7.3 the game's positions count as repetitions too (see `Searcher::new`).
+        for (seed, rules) in (1..=4u64).zip(
+            ["no_7_3,no_17_5", "no_7_3,no_17_5,repetition_loss"]
+                .iter()
+                .cycle(),
+        ) {
+            let rules: Rules = rules.parse().unwrap();
             let mut ply = 0;
             shuttle(rules, seed * 0x9E37_79B9, |game| {
                 ply += 1;
