@@ -14,8 +14,9 @@
 //! started the cycle, which is never the side to move in a position occurring for the first time,
 //! and below the root the search scores every repeated position at once instead of moving from
 //! it. Without §7.3 a repetition ends nothing, and only a cycle within the search path scores as
-//! a draw: a position the game went through before the root is searched like any other. A node whose moves §7 restricts keeps its own transposition-table entry, apart from the
-//! same position reached without that history.
+//! a draw: a position the game went through before the root is searched like any other. A node
+//! whose moves §7 restricts keeps its own transposition-table entry, apart from the same position
+//! reached without that history.
 
 use crate::eval::{material, material_under, EvalTable, Material};
 use crate::timeman::Deadline;
