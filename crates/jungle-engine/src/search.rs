@@ -121,7 +121,7 @@ pub(crate) struct Searcher<'a> {
     killers: [[Move; 2]; MAX_PLY + 1],
     history: Vec<[i32; 63]>,
     /// Hashes of the positions before the current one: the search path's, after the game's
-    /// under §7.3 only (see [`Searcher::new`]).
+    /// under §7.3 only (see [`History::hashes`]).
     hashes: Vec<u64>,
     /// How many of `hashes` fall in each bucket of [`seen_bucket`]: a position whose bucket is
     /// empty repeats nothing, which spares most nodes the walk back through `hashes`.
@@ -211,11 +211,15 @@ fn seen_bucket(hash: u64) -> usize {
     (hash >> 52) as usize
 }
 
-/// What the search needs of the game before its root: the positions, for repetitions, and the
-/// plies, for the anti-abuse rules of §7.
+/// What the search needs of the game before its root: the positions, for repetitions under §7.3,
+/// and the plies, for the anti-abuse rules of §7.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct History {
-    /// The hash of every position before the current one.
+    /// The hash of every position before the current one under `repetition_loss` (§7.3); empty
+    /// otherwise. A repetition ends nothing under the standard rules (§6), so a position the game
+    /// went through before the root is searched on its merits and only a cycle within the search
+    /// path scores as a draw (doc/strength.md, session of 2026-12-03, night). Under §7.3 the
+    /// game's positions count, for the exactness argued at the top of this file.
     pub hashes: Vec<u64>,
     /// Every ply played, by [`ply_key`].
     pub plies: Vec<u16>,
@@ -224,10 +228,15 @@ pub(crate) struct History {
 impl History {
     /// The history of `game`.
     pub fn of(game: &Game) -> History {
-        History {
-            hashes: (0..game.len())
+        let hashes = if game.position().rules().repetition_loss {
+            (0..game.len())
                 .filter_map(|i| game.position_at(i).map(Position::hash))
-                .collect(),
+                .collect()
+        } else {
+            Vec::new()
+        };
+        History {
+            hashes,
             plies: game
                 .plies()
                 .iter()
@@ -393,14 +402,9 @@ impl<'a> Searcher<'a> {
             capture_keys: capture_keys(shared.eval.rules()),
             material: [Material::default(); MAX_PLY + 1],
         };
-        // A repetition ends nothing under the standard rules (§6), so a position the game went
-        // through before the root is searched on its merits; only a cycle within the search path
-        // scores as a draw (doc/strength.md, session of 2026-12-03, night). Under §7.3 the
-        // game's positions stay, for the exactness argued at the top of this file.
-        if shared.eval.rules().repetition_loss {
-            for h in history.hashes {
-                s.push_hash(h);
-            }
+        // The game's positions, present only under §7.3 (see [`History::hashes`]).
+        for h in history.hashes {
+            s.push_hash(h);
         }
         s
     }
@@ -1288,10 +1292,14 @@ mod tests {
             };
             shuttle(rules, 0x9E37_79B9, |game| {
                 let pos = *game.position();
-                let history = History::of(game);
-                if !history.hashes.contains(&pos.hash()) {
+                let repeats = (0..game.len())
+                    .filter_map(|i| game.position_at(i))
+                    .any(|p| p.hash() == pos.hash());
+                if !repeats {
                     return;
                 }
+                let history = History::of(game);
+                assert_eq!(history.hashes.is_empty(), !rules.repetition_loss);
                 let mut s = Searcher::new(&shared, 0, history);
                 assert_eq!(s.is_repetition(&pos), rules.repetition_loss);
                 // The same position again two plies into the search.
@@ -1311,7 +1319,7 @@ mod tests {
     fn searches_after_long_shuttling_histories_return_legal_moves() {
         let mut engine = crate::Engine::new(crate::EngineOptions::default());
         let mut searched = 0;
-        // Under §7.3 the game's positions count as repetitions too (see `Searcher::new`).
+        // Under §7.3 the game's positions count as repetitions too (see `History::hashes`).
         for (seed, rules) in (1..=4u64).zip(
             ["no_7_3,no_17_5", "no_7_3,no_17_5,repetition_loss"]
                 .iter()
