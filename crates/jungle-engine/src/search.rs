@@ -228,7 +228,7 @@ pub(crate) struct History {
 impl History {
     /// The history of `game`.
     pub fn of(game: &Game) -> History {
-        let hashes = if game.position().rules().repetition_loss {
+        let hashes = if game.rules().repetition_loss {
             (0..game.len())
                 .filter_map(|i| game.position_at(i).map(Position::hash))
                 .collect()
