@@ -14,7 +14,8 @@
 //! started the cycle, which is never the side to move in a position occurring for the first time,
 //! and below the root the search scores every repeated position at once instead of moving from
 //! it. Without §7.3 a repetition ends nothing, and only a cycle within the search path scores as
-//! a draw: a position the game went through before the root is searched like any other. A node
+//! a draw: a position the game went through before the root is searched like any other, and
+//! where §7.1–§7.2 hold the cycle counts only if the plies they look back on repeat too. A node
 //! whose moves §7 restricts keeps its own transposition-table entry, apart from the same position
 //! reached without that history.
 
@@ -274,6 +275,50 @@ fn square_of_piece(pos: &Position, key: u16) -> Option<Square> {
     (pos.by_color(color) & pos.by_role(role)).first()
 }
 
+/// Whether a cycle of plies (by [`ply_key`], both sides' in turn, an even number of them) that
+/// led from a position back to itself may be played over and over, the anti-abuse rules of §7.1
+/// (`rule_7_3`) and §7.2 (`rule_17_5`) forbidding none of its moves: then the repeated position
+/// is a draw, for either side may keep repeating. A cycle they end is not: a shuttling animal
+/// soon may not shuttle again, and its side must give way.
+///
+/// Each side's own plies are read as repeating forever, and a move is taken as forbidden when
+/// the plies before it in that endless repetition forbid it. The exemption of a chased animal
+/// (§7.1) is left out: a cycle it keeps going reads as ended, which only costs the search a
+/// draw it finds later, once the plies §7 looks back on repeat too ([`Searcher::same_window`]).
+fn cycle_repeats(cycle: &[u16], rule_7_3: bool, rule_17_5: bool) -> bool {
+    debug_assert!(cycle.len() % 2 == 0);
+    let k = cycle.len() / 2;
+    (0..2).all(|side| {
+        // The side's own plies in the cycle, oldest first, and the one `t` own plies before the
+        // `j`-th in the endless repetition.
+        let own = |j: usize| cycle[side + 2 * (j % k)];
+        let before = |j: usize, t: usize| own(j + k * t.div_ceil(k) - t);
+        let traps = |key: u16, window: usize, j: usize| {
+            (1..=window).any(|t| {
+                let o = before(j, t);
+                key_piece(o) == key_piece(key) && Bitboard::TRAPS.contains(square_of(o))
+            })
+        };
+        (0..k).all(|j| {
+            let key = own(j);
+            if key == 0 {
+                return true;
+            }
+            let shuttle = rule_7_3
+                && (1..=7).filter(|&t| before(j, t) == key).count() >= 3
+                && !traps(key, 7, j);
+            let chase = rule_17_5
+                && (1..=17).all(|t| key_piece(before(j, t)) == key_piece(key))
+                && {
+                    let squares: Bitboard = (1..=17).map(|t| square_of(before(j, t))).collect();
+                    squares.contains(square_of(key)) && squares.count() <= 5
+                }
+                && !traps(key, 17, j);
+            !shuttle && !chase
+        })
+    })
+}
+
 /// The moves §7 forbids the side to move at one node.
 #[derive(Default)]
 struct Forbidden {
@@ -524,16 +569,35 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Whether the position repeats one of [`Searcher::hashes`] since the last capture.
+    /// Whether the position at `ply` repeats one of [`Searcher::hashes`] since the last capture.
+    ///
+    /// Without §7.3, where the anti-abuse rules of §7.1–§7.2 hold, the same board is the same
+    /// state only when the plies that §7 looks back on are the same too (see
+    /// [`Searcher::same_window`]): otherwise the repeated board gives a side fewer moves (a
+    /// shuttling animal may not shuttle again), and scoring it as a draw would hide a loss.
     #[inline]
-    fn is_repetition(&self, pos: &Position) -> bool {
+    fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
         let h = pos.hash();
+        let rules = pos.rules();
+        let window = if rules.repetition_loss {
+            0
+        } else if rules.rule_17_5 {
+            2 * 17
+        } else if rules.rule_7_3 {
+            2 * 7
+        } else {
+            0
+        };
         let walk = || {
             let n = self.hashes.len();
             let back = (pos.halfmoves() as usize).min(n);
             let mut i = 2;
             while i <= back {
-                if self.hashes[n - i] == h {
+                if self.hashes[n - i] == h
+                    && (window == 0
+                        || self.cycle_repeats(ply, i, rules)
+                        || self.same_window(ply, i, window))
+                {
                     return true;
                 }
                 i += 2;
@@ -545,6 +609,28 @@ impl<'a> Searcher<'a> {
             return false;
         }
         walk()
+    }
+
+    /// Whether the cycle of the last `back` plies before the position at `ply` may be played
+    /// again and again under §7.1–§7.2 (see [`cycle_repeats`]).
+    #[inline(never)]
+    fn cycle_repeats(&self, ply: usize, back: usize, rules: &Rules) -> bool {
+        let end = self.game_plies + ply;
+        end.checked_sub(back).is_some_and(|start| {
+            cycle_repeats(&self.plies[start..end], rules.rule_7_3, rules.rule_17_5)
+        })
+    }
+
+    /// Whether the last `window` plies before the position at `ply` are those before the
+    /// position `back` plies earlier: then §7 allows both sides the same moves in both. A window
+    /// reaching before the game's first ply is never the same.
+    #[inline]
+    fn same_window(&self, ply: usize, back: usize, window: usize) -> bool {
+        let end = self.game_plies + ply;
+        match end.checked_sub(back + window) {
+            Some(start) => self.plies[start..end - back] == self.plies[start + back..end],
+            None => false,
+        }
     }
 
     /// Searches the root moves to `depth` in the window; the moves are reordered best first.
@@ -712,7 +798,7 @@ impl<'a> Searcher<'a> {
             return MATE - ply as i32 - 1;
         }
         let draw_plies = pos.rules().draw_plies;
-        if (draw_plies > 0 && pos.halfmoves() >= draw_plies) || self.is_repetition(pos) {
+        if (draw_plies > 0 && pos.halfmoves() >= draw_plies) || self.is_repetition(pos, ply) {
             return self.draw_score(ply);
         }
         if ply >= MAX_PLY - 1 {
@@ -1163,6 +1249,70 @@ mod tests {
     use super::*;
     use jungle::Rules;
 
+    /// [`cycle_repeats`] agrees with the game: a cycle it reads as repeatable can be played a
+    /// dozen times over, and one it reads as ended is refused by §7 before that (no animal is
+    /// chased in these cycles, the one exemption it leaves out).
+    #[test]
+    fn cycles_repeat_as_the_game_allows() {
+        let no_17_5 = Rules {
+            rule_17_5: false,
+            ..Rules::STANDARD
+        };
+        let none = Rules {
+            rule_7_3: false,
+            ..no_17_5
+        };
+        // (rules, opening plies, the cycle, whether it repeats)
+        let cases = [
+            // Both Lions shuttle: 7-3 ends it (and 17-5 would).
+            (Rules::STANDARD, "", "g1f1 a9b9 f1g1 b9a9", false),
+            (no_17_5, "", "g1f1 a9b9 f1g1 b9a9", false),
+            (none, "", "g1f1 a9b9 f1g1 b9a9", true),
+            // Two animals a side, in turn: no rule ends it.
+            (
+                Rules::STANDARD,
+                "",
+                "g1f1 a9b9 a1b1 g9f9 f1g1 b9a9 b1a1 f9g9",
+                true,
+            ),
+            // Red's Rat goes round four squares: 17-5 ends it, 7-3 does not.
+            (
+                Rules::STANDARD,
+                "",
+                "g3g4 a9b9 g4f4 g9f9 f4f3 b9a9 f3g3 f9g9",
+                false,
+            ),
+            (no_17_5, "", "g3g4 a9b9 g4f4 g9f9 f4f3 b9a9 f3g3 f9g9", true),
+            // Both Lions shuttle through a trap: exempt from both rules.
+            (Rules::STANDARD, "g1f1 a9b9", "f1e1 b9c9 e1f1 c9b9", true),
+            // Only Red's does: Blue's shuttle ends it.
+            (Rules::STANDARD, "g1f1 a9b9", "f1e1 b9a9 e1f1 a9b9", false),
+        ];
+        let play = |game: &mut Game, text: &str| {
+            text.split_whitespace().all(|m| {
+                let square = |s: &str| s.parse::<Square>().unwrap();
+                game.play(Move::new(square(&m[..2]), square(&m[2..])))
+                    .is_ok()
+            })
+        };
+        for (rules, opening, cycle, repeats) in cases {
+            let mut game = Game::new(rules);
+            assert!(
+                play(&mut game, opening) && play(&mut game, cycle),
+                "{cycle}"
+            );
+            let plies = History::of(&game).plies;
+            let keys = &plies[plies.len() - cycle.split_whitespace().count()..];
+            assert_eq!(
+                cycle_repeats(keys, rules.rule_7_3, rules.rule_17_5),
+                repeats,
+                "{cycle} under {rules:?}"
+            );
+            let again = (0..12).all(|_| play(&mut game, cycle));
+            assert_eq!(again, repeats, "{cycle} under {rules:?}");
+        }
+    }
+
     /// Plays up to 200 plies of a game that shuttles animals back and forth (so that §7 bites
     /// often), showing every position to `check` before its move.
     fn shuttle(rules: Rules, mut seed: u64, mut check: impl FnMut(&Game)) {
@@ -1301,11 +1451,11 @@ mod tests {
                 let history = History::of(game);
                 assert_eq!(history.hashes.is_empty(), !rules.repetition_loss);
                 let mut s = Searcher::new(&shared, 0, history);
-                assert_eq!(s.is_repetition(&pos), rules.repetition_loss);
+                assert_eq!(s.is_repetition(&pos, 0), rules.repetition_loss);
                 // The same position again two plies into the search.
                 s.push_hash(pos.hash());
                 s.push_hash(0);
-                assert!(s.is_repetition(&pos));
+                assert!(s.is_repetition(&pos, 2));
                 checked += 1;
             });
         }

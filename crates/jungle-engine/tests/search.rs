@@ -98,6 +98,44 @@ fn sees_a_lost_position_as_lost() {
     assert!(g.legal_moves().contains(r.best.unwrap()));
 }
 
+/// The first 186 plies of a game lost to the engine's own `Level 9` (doc/strength.md, session
+/// of 2026-12-03, late night): both sides shuttle an animal (Red its Lion f8/f9, Blue its Cat
+/// e8/e9).
+const SHUTTLE_GAME: &str = "
+    g1f1 e7e8 f2f3 c7c8 f3f2 c8c7 e3d3 c7d7 f1e1 a9b9 d3d4 b9c9 e1e2 d7d6 a1b1 g9f9 e2e3
+    g7f7 c3d3 c9c8 a3b3 c8c7 b1c1 f7e7 c1c2 e7d7 e3f3 d7e7 c2c3 f9e9 f2e2 e8d8 g3g4 e9e8
+    g4g5 a7a6 g5g6 a6a5 b2a2 a5b5 g6f6 b8c8 f6e6 b5b4 a2a3 f8f9 e2d2 b4c4 b3b2 f9f8 b2b3
+    f8f9 a3a4 c8b8 b3b2 b8b7 f3e3 b7a7 b2c2 a7a6 a4a3 a6a5 a3a2 e7d7 e3f3 d7e7 c3b3 e7f7
+    b3a3 a5a6 a3a4 a6a7 a4a5 a7b7 a5a6 c7d7 f3e3 e8e7 c2c3 f9e9 c3c2 e9f9 a6a7 d7c7 e6f6
+    f9g9 a2b2 e7d7 c2c3 d7e7 b2b1 c4b4 f6e6 g9f9 a7a8 c7c8 d2e2 b4c4 b1c1 c8b8 a8a7 e7d7
+    e6e5 f7e7 e5e6 e7f7 a7a6 f7e7 c1c2 b8a8 a6a5 a8a7 d3d2 a7a6 a5a4 a6a5 a4a3 d7c7 a3b3
+    a5a4 e6f6 e7d7 f6e6 d8e8 c2c1 c4c5 c3d3 a4a3 d3c3 c5d5 e2f2 b7b8 f2f1 b8c8 e3f3 d7e7
+    f3e3 c8d8 d2e2 e7d7 e2d2 e8e7 e3f3 a3a2 f3f7 a2b2 f7f8 b2b1 c1c2 f9e9 c3d3 b1b2 d3c3
+    b2b1 b3a3 b1b2 a3a4 d5c5 a4a5 d8c8 f8e8 e9f9 a5a6 c5c4 a6d6 d7d6 e8f8 f9e9 f8e8 e9f9
+    e8f8 f9g9 f8e8 g9f9 e8e7 c4b4 e7e8 b4b3 e8f8 f9e9 f8f9 e9e8 f9f8 e8e9 f8f9 e9e8
+";
+
+#[test]
+fn a_shuttle_that_7_1_ends_is_not_a_draw() {
+    let mut g = Game::new(Rules::STANDARD);
+    for text in SHUTTLE_GAME.split_whitespace() {
+        let square = |s: &str| s.parse::<Square>().expect("a square");
+        g.play(Move::new(square(&text[..2]), square(&text[2..])))
+            .expect("a legal move of the game");
+    }
+    // Red to move. Repeating the shuttle (f9f8 e8e9 f8f9 e9e8) brings the same board back, but
+    // then the 7-3 rule forbids Red's Lion f9f8 a third time and Red must give way: a repetition
+    // of the board alone is not a draw here, and the search sees the loss.
+    let r = search(&g, 10);
+    assert!(
+        matches!(r.score, Score::Cp(cp) if cp < -500) || matches!(r.score, Score::Den(n) if n < 0),
+        "{:?} {:?}",
+        r.score,
+        r.pv
+    );
+    assert!(g.legal_moves().contains(r.best.unwrap()));
+}
+
 #[test]
 fn den_races_on_both_sides_stay_within_the_time_limit() {
     // Both sides have animals within two steps of the enemy den.
