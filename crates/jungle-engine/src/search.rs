@@ -15,7 +15,7 @@
 //! and below the root the search scores every repeated position at once instead of moving from
 //! it. Without §7.3 a repetition ends nothing, and only a cycle within the search path scores as
 //! a draw: a position the game went through before the root is searched like any other, and
-//! where §7.1–§7.2 hold the cycle counts only if the plies they look back on repeat too. A node
+//! where §7.1–§7.2 hold only a cycle they let go on counts ([`Searcher::cycle_counts`]). A node
 //! whose moves §7 restricts keeps its own transposition-table entry, apart from the same position
 //! reached without that history.
 
@@ -569,35 +569,17 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Whether the position at `ply` repeats one of [`Searcher::hashes`] since the last capture.
-    ///
-    /// Without §7.3, where the anti-abuse rules of §7.1–§7.2 hold, the same board is the same
-    /// state only when the plies that §7 looks back on are the same too (see
-    /// [`Searcher::same_window`]): otherwise the repeated board gives a side fewer moves (a
-    /// shuttling animal may not shuttle again), and scoring it as a draw would hide a loss.
+    /// Whether the position at `ply` repeats one of [`Searcher::hashes`] since the last capture,
+    /// by a cycle that counts (see [`Searcher::cycle_counts`]).
     #[inline]
     fn is_repetition(&self, pos: &Position, ply: usize) -> bool {
         let h = pos.hash();
-        let rules = pos.rules();
-        let window = if rules.repetition_loss {
-            0
-        } else if rules.rule_17_5 {
-            2 * 17
-        } else if rules.rule_7_3 {
-            2 * 7
-        } else {
-            0
-        };
         let walk = || {
             let n = self.hashes.len();
             let back = (pos.halfmoves() as usize).min(n);
             let mut i = 2;
             while i <= back {
-                if self.hashes[n - i] == h
-                    && (window == 0
-                        || self.cycle_repeats(ply, i, rules)
-                        || self.same_window(ply, i, window))
-                {
+                if self.hashes[n - i] == h && self.cycle_counts(ply, i, pos.rules()) {
                     return true;
                 }
                 i += 2;
@@ -611,14 +593,25 @@ impl<'a> Searcher<'a> {
         walk()
     }
 
-    /// Whether the cycle of the last `back` plies before the position at `ply` may be played
-    /// again and again under §7.1–§7.2 (see [`cycle_repeats`]).
+    /// Whether the cycle of the last `back` plies, which led from a position back to the same
+    /// board at `ply`, makes the repetition a draw for the search.
+    ///
+    /// Under §7.3, or without §7.1–§7.2, every cycle does. Otherwise a cycle counts when §7.1–§7.2
+    /// let both sides play it again and again (see [`cycle_repeats`]), or when the plies §7 looks
+    /// back on (14, or 34 under §7.2) are the same before both occurrences, so that §7 allows the
+    /// same moves in both (the exact test, which catches the cycles of a chased animal that
+    /// [`cycle_repeats`] reads as ended). A repeated board whose shuttle §7 is about to forbid is
+    /// not the same state: the shuttling side must give way, and a draw would hide its loss.
     #[inline(never)]
-    fn cycle_repeats(&self, ply: usize, back: usize, rules: &Rules) -> bool {
+    fn cycle_counts(&self, ply: usize, back: usize, rules: &Rules) -> bool {
+        if rules.repetition_loss || !(rules.rule_7_3 || rules.rule_17_5) {
+            return true;
+        }
+        let window = if rules.rule_17_5 { 2 * 17 } else { 2 * 7 };
         let end = self.game_plies + ply;
         end.checked_sub(back).is_some_and(|start| {
             cycle_repeats(&self.plies[start..end], rules.rule_7_3, rules.rule_17_5)
-        })
+        }) || self.same_window(ply, back, window)
     }
 
     /// Whether the last `window` plies before the position at `ply` are those before the
