@@ -233,3 +233,44 @@ fn contempt_is_an_option() {
         .collect();
     assert_eq!(errors.len(), 2, "{out:#?}");
 }
+
+#[test]
+fn move_overhead_is_an_option() {
+    let out = session(
+        "uci\n\
+         setoption name MoveOverhead value 0\n\
+         setoption name Move Overhead value 5000\n\
+         setoption name MoveOverhead value 5001\n\
+         setoption name MoveOverhead value soon\n\
+         quit\n",
+    );
+    assert!(
+        out.iter()
+            .any(|l| l == "option name MoveOverhead type spin default 15 min 0 max 5000"),
+        "{out:#?}"
+    );
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 2, "{out:#?}");
+    assert!(errors
+        .iter()
+        .all(|l| l.contains("option MoveOverhead takes a number from 0 to 5000")));
+
+    // The overhead comes off `movetime`: with 5 s kept back, a 3 s search has a millisecond
+    // left (the bound of `Deadline::from_limits`) and the session ends at once; without the
+    // option it could not end before 2.985 s.
+    let started = std::time::Instant::now();
+    let out = session(
+        "setoption name MoveOverhead value 5000\n\
+         position startpos\n\
+         go movetime 3000\n",
+    );
+    let took = started.elapsed();
+    assert!(out.iter().any(|l| l.starts_with("bestmove ")), "{out:#?}");
+    assert!(
+        took < std::time::Duration::from_millis(2500),
+        "took {took:?}: {out:#?}"
+    );
+}

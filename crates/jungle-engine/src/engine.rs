@@ -205,6 +205,7 @@ fn sanitize(mut o: EngineOptions) -> EngineOptions {
     o.hash_mb = o.hash_mb.clamp(1, MAX_HASH_MB);
     o.level = o.level.clamp(1, 10);
     o.contempt = o.contempt.clamp(-crate::MAX_CONTEMPT, crate::MAX_CONTEMPT);
+    o.move_overhead = o.move_overhead.min(crate::MAX_MOVE_OVERHEAD);
     o
 }
 
@@ -279,7 +280,7 @@ fn search_threads(
         stop,
         nodes: AtomicU64::new(0),
         start,
-        deadline: Deadline::from_limits(limits),
+        deadline: Deadline::from_limits(limits, options.move_overhead),
         node_limit,
         max_depth,
         noise: lvl.noise,

@@ -139,6 +139,10 @@ pub struct EngineOptions {
     /// scores a draw (by the no-capture rule or a repetition) as this much worse for the side it
     /// searches for, so a positive value plays on where a draw is within reach.
     pub contempt: i32,
+    /// Time kept back from every time budget (`movetime`, or the share of a clock) for the move
+    /// to reach the other side: the pipes of a GUI or match runner, a network; at most
+    /// [`MAX_MOVE_OVERHEAD`].
+    pub move_overhead: Duration,
 }
 
 /// The contempt used unless set otherwise.
@@ -146,6 +150,9 @@ pub const DEFAULT_CONTEMPT: i32 = 0;
 
 /// The largest contempt ([`EngineOptions::contempt`]) either way, in centipawns.
 pub const MAX_CONTEMPT: i32 = 500;
+
+/// The largest [`EngineOptions::move_overhead`].
+pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_millis(5000);
 
 impl Default for EngineOptions {
     fn default() -> Self {
@@ -155,6 +162,7 @@ impl Default for EngineOptions {
             level: 10,
             weights: eval::WEIGHTS,
             contempt: DEFAULT_CONTEMPT,
+            move_overhead: timeman::MOVE_OVERHEAD,
         }
     }
 }

@@ -235,6 +235,14 @@ impl Session {
                         max = crate::MAX_CONTEMPT
                     ),
                 );
+                say(
+                    &self.out,
+                    &format!(
+                        "option name MoveOverhead type spin default {} min 0 max {}",
+                        crate::timeman::MOVE_OVERHEAD.as_millis(),
+                        crate::MAX_MOVE_OVERHEAD.as_millis()
+                    ),
+                );
                 say(&self.out, "option name Rules type string default standard");
                 say(
                     &self.out,
@@ -334,6 +342,14 @@ impl Session {
                 let max = i64::from(crate::MAX_CONTEMPT);
                 match number(value, -max, max) {
                     Ok(n) => o.contempt = n as i32,
+                    Err(e) => return self.error(e),
+                }
+            }
+            // Stockfish's spelling, with a space, is taken too.
+            "moveoverhead" | "move overhead" => {
+                let max = crate::MAX_MOVE_OVERHEAD.as_millis() as i64;
+                match number(value, 0, max) {
+                    Ok(n) => o.move_overhead = std::time::Duration::from_millis(n as u64),
                     Err(e) => return self.error(e),
                 }
             }

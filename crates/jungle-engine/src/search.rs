@@ -1425,7 +1425,10 @@ mod tests {
                 stop: &stop,
                 nodes: AtomicU64::new(0),
                 start: Instant::now(),
-                deadline: Deadline::from_limits(&crate::Limits::default()),
+                deadline: Deadline::from_limits(
+                    &crate::Limits::default(),
+                    std::time::Duration::ZERO,
+                ),
                 node_limit: None,
                 max_depth: MAX_DEPTH,
                 noise: 0,

@@ -4,7 +4,9 @@
 use crate::Limits;
 use std::time::{Duration, Instant};
 
-/// Time kept back from every budget for the move to travel (process pipes, the server).
+/// Time kept back from every budget for the move to travel (process pipes, the server) unless
+/// the engine is told otherwise ([`crate::EngineOptions::move_overhead`], the protocol's
+/// `MoveOverhead`).
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
 /// Moves assumed left in the game when the clock does not say.
 pub const DEFAULT_MOVES_TO_GO: u32 = 30;
@@ -19,21 +21,20 @@ pub struct Deadline {
 }
 
 impl Deadline {
-    /// The bounds for `limits` (none when `infinite`).
-    pub fn from_limits(limits: &Limits) -> Deadline {
+    /// The bounds for `limits` (none when `infinite`), keeping `overhead` back from every
+    /// budget.
+    pub fn from_limits(limits: &Limits, overhead: Duration) -> Deadline {
         if limits.infinite {
             return Deadline::default();
         }
         let mut d = Deadline::default();
         if let Some(t) = limits.movetime {
-            let t = t
-                .saturating_sub(MOVE_OVERHEAD)
-                .max(Duration::from_millis(1));
+            let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
             d.soft = Some(t);
             d.hard = Some(t);
         }
         if let Some(c) = limits.clock {
-            let left = c.time_left.saturating_sub(MOVE_OVERHEAD);
+            let left = c.time_left.saturating_sub(overhead);
             let mtg = c.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 60);
             let share = left / mtg + c.increment * 3 / 4;
             let hard = (share * 4).min(left * 2 / 5).max(Duration::from_millis(1));
@@ -64,34 +65,72 @@ mod tests {
 
     #[test]
     fn movetime_keeps_an_overhead() {
-        let d = Deadline::from_limits(&Limits {
-            movetime: Some(Duration::from_millis(100)),
-            ..Limits::default()
-        });
+        let d = Deadline::from_limits(
+            &Limits {
+                movetime: Some(Duration::from_millis(100)),
+                ..Limits::default()
+            },
+            MOVE_OVERHEAD,
+        );
         assert_eq!(d.hard, Some(Duration::from_millis(85)));
     }
 
     #[test]
-    fn clock_never_spends_more_than_two_fifths() {
-        let d = Deadline::from_limits(&Limits {
+    fn the_overhead_is_the_callers() {
+        let movetime = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        let d = Deadline::from_limits(&movetime, Duration::from_millis(60));
+        assert_eq!(d.hard, Some(Duration::from_millis(40)));
+        assert_eq!(d.soft, Some(Duration::from_millis(40)));
+        let d = Deadline::from_limits(&movetime, Duration::ZERO);
+        assert_eq!(d.hard, Some(Duration::from_millis(100)));
+        // An overhead beyond the budget still leaves a millisecond to find a move.
+        let d = Deadline::from_limits(&movetime, Duration::from_millis(500));
+        assert_eq!(d.hard, Some(Duration::from_millis(1)));
+        // Under a clock the overhead comes off the time left: 1 s less of 31 s leaves a share of
+        // 1 s a move (30 moves to go), of which the soft bound is 6/10.
+        let clock = Limits {
             clock: Some(Clock {
-                time_left: Duration::from_millis(1000),
-                increment: Duration::from_secs(10),
-                moves_to_go: Some(1),
+                time_left: Duration::from_secs(31),
+                increment: Duration::ZERO,
+                moves_to_go: None,
             }),
             ..Limits::default()
-        });
+        };
+        let d = Deadline::from_limits(&clock, Duration::from_secs(1));
+        assert_eq!(d.soft, Some(Duration::from_millis(600)));
+        assert_eq!(d.hard, Some(Duration::from_secs(4)));
+    }
+
+    #[test]
+    fn clock_never_spends_more_than_two_fifths() {
+        let d = Deadline::from_limits(
+            &Limits {
+                clock: Some(Clock {
+                    time_left: Duration::from_millis(1000),
+                    increment: Duration::from_secs(10),
+                    moves_to_go: Some(1),
+                }),
+                ..Limits::default()
+            },
+            MOVE_OVERHEAD,
+        );
         assert!(d.hard.unwrap() <= Duration::from_millis(400));
         assert!(d.soft.unwrap() <= d.hard.unwrap());
     }
 
     #[test]
     fn infinite_has_no_bound() {
-        let d = Deadline::from_limits(&Limits {
-            infinite: true,
-            movetime: Some(Duration::from_millis(5)),
-            ..Limits::default()
-        });
+        let d = Deadline::from_limits(
+            &Limits {
+                infinite: true,
+                movetime: Some(Duration::from_millis(5)),
+                ..Limits::default()
+            },
+            MOVE_OVERHEAD,
+        );
         assert_eq!(d, Deadline::default());
     }
 }
