@@ -78,9 +78,10 @@ struct MatchOpts {
     /// over several sittings can go on where the last one stopped.
     #[arg(long, default_value_t = 0)]
     opening_offset: usize,
-    /// Adjudicate a draw after this many plies (0 = never).
-    #[arg(long, default_value_t = 400)]
-    max_plies: usize,
+    /// Adjudicate a draw after this many plies (0 = never). Default: never when the rules have a
+    /// no-capture limit (they end every game by themselves), else 1000.
+    #[arg(long)]
+    max_plies: Option<usize>,
     /// Run an SPRT with these hypotheses (Elo), stopping when it decides: `--sprt 0 5`.
     #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"])]
     sprt: Vec<f64>,
@@ -195,7 +196,9 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
         concurrency: a.concurrency.max(1),
         rules,
         openings,
-        max_plies: a.max_plies,
+        max_plies: a
+            .max_plies
+            .unwrap_or_else(|| matches::default_max_plies(&rules)),
         sprt,
         timeout_margin: Duration::from_millis(a.timeout_margin),
     };

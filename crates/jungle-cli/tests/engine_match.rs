@@ -147,6 +147,26 @@ fn games_replayed_at_a_fixed_depth_are_counted_and_warned_about() {
 }
 
 #[test]
+fn a_ply_cap_draws_the_games_that_reach_it() {
+    let suite = temp("cap-opening.txt");
+    std::fs::write(&suite, "g3g4 a7a6\n").unwrap();
+    let pgn = temp("cap.pgn");
+    let out = self_match_on(
+        suite.to_str().unwrap(),
+        &["--games", "2", "--depth", "1", "--max-plies", "10"],
+        &pgn,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Score of A vs B: 0 - 0 - 2"), "{text}");
+    let records = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(records.matches("[Termination \"max plies\"]").count(), 2);
+    for game in replayed_games(&pgn) {
+        assert_eq!(game.moves().count(), 10);
+    }
+}
+
+#[test]
 fn opening_offset_starts_further_into_the_suite() {
     let suite = jungle_engine::matches::load_openings(
         std::path::Path::new(&openings()),

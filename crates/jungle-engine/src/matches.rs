@@ -110,7 +110,7 @@ pub struct MatchConfig {
     pub rules: Rules,
     /// Openings: moves from the start position.
     pub openings: Vec<Vec<String>>,
-    /// A game reaching this many plies is drawn (0 = no cap).
+    /// A game reaching this many plies is drawn (0 = no cap; see [`default_max_plies`]).
     pub max_plies: usize,
     /// Stop early when the SPRT decides.
     pub sprt: Option<Sprt>,
@@ -248,6 +248,24 @@ fn elo_of(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
     -400.0 * (1.0 / s - 1.0).log10()
 }
+
+/// The ply cap for a match under `rules` when none is asked for: none (0) when the rules have a
+/// no-capture limit, for then the rules end every game by themselves (after at most 16 × that
+/// limit plies: a capture restarts the count, and 15 captures wipe a side out), and
+/// [`FALLBACK_MAX_PLIES`] when they have not (`draw_plies=0`), so that two engines that never
+/// capture cannot play for ever. A cap below the rules' own end draws games the rules would
+/// still decide: against its own `Level 9` at 100 ms per move, the full engine won 10 of the 16
+/// games that went past 400 plies (doc/strength.md).
+pub fn default_max_plies(rules: &Rules) -> usize {
+    if rules.draw_plies > 0 {
+        0
+    } else {
+        FALLBACK_MAX_PLIES
+    }
+}
+
+/// The ply cap of [`default_max_plies`] under rules without a no-capture limit.
+pub const FALLBACK_MAX_PLIES: usize = 1000;
 
 fn score_of(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
@@ -664,6 +682,15 @@ pub fn summary(config: &MatchConfig, t: &Tally) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_rules_without_a_no_capture_limit_get_a_ply_cap() {
+        assert_eq!(default_max_plies(&Rules::STANDARD), 0);
+        let endless: Rules = "draw_plies=0".parse().unwrap();
+        assert_eq!(default_max_plies(&endless), FALLBACK_MAX_PLIES);
+        let short: Rules = "draw_plies=50".parse().unwrap();
+        assert_eq!(default_max_plies(&short), 0);
+    }
 
     #[test]
     fn elo_of_an_even_score_is_zero_and_the_interval_contains_it() {
