@@ -36,6 +36,13 @@ fn self_match_on(suite: &str, args: &[&str], pgn: &Path) -> Output {
     run_match([&me, &me], &args)
 }
 
+/// [`self_match_on`] a suite of one opening (`g3g4 a7a6`), written to the temporary file `file`.
+fn one_opening_match(file: &str, args: &[&str], pgn: &Path) -> Output {
+    let suite = temp(file);
+    std::fs::write(&suite, "g3g4 a7a6\n").unwrap();
+    self_match_on(suite.to_str().unwrap(), args, pgn)
+}
+
 /// A fake engine: it answers `uci` and `isready`, appends every `go` line to the file named by
 /// `log`, and answers every `go` with the illegal move `a1a9`. Returns its command line. (The
 /// script sits next to the log, so tests running at once never rewrite each other's.)
@@ -108,14 +115,8 @@ fn self_match_at_low_depth() {
 
 #[test]
 fn games_replayed_at_a_fixed_depth_are_counted_and_warned_about() {
-    let suite = temp("one-opening.txt");
-    std::fs::write(&suite, "g3g4 a7a6\n").unwrap();
     let pgn = temp("repeats.pgn");
-    let out = self_match_on(
-        suite.to_str().unwrap(),
-        &["--games", "6", "--depth", "2"],
-        &pgn,
-    );
+    let out = one_opening_match("one-opening.txt", &["--games", "6", "--depth", "2"], &pgn);
     let text = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{text}\n{err}");
@@ -136,11 +137,7 @@ fn games_replayed_at_a_fixed_depth_are_counted_and_warned_about() {
         "{text}"
     );
     // Two games per opening repeat nothing, and nothing is said.
-    let out = self_match_on(
-        suite.to_str().unwrap(),
-        &["--games", "2", "--depth", "2"],
-        &pgn,
-    );
+    let out = one_opening_match("one-opening.txt", &["--games", "2", "--depth", "2"], &pgn);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("Repeated games"), "{text}");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
@@ -148,14 +145,9 @@ fn games_replayed_at_a_fixed_depth_are_counted_and_warned_about() {
 
 #[test]
 fn a_ply_cap_draws_the_games_that_reach_it() {
-    let suite = temp("cap-opening.txt");
-    std::fs::write(&suite, "g3g4 a7a6\n").unwrap();
     let pgn = temp("cap.pgn");
-    let out = self_match_on(
-        suite.to_str().unwrap(),
-        &["--games", "2", "--depth", "1", "--max-plies", "10"],
-        &pgn,
-    );
+    let args = ["--games", "2", "--depth", "1", "--max-plies", "10"];
+    let out = one_opening_match("cap-opening.txt", &args, &pgn);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("Score of A vs B: 0 - 0 - 2"), "{text}");
