@@ -1,8 +1,8 @@
 //! Static evaluation in Jungle's own terms: material by rank, the distance of every animal to the
 //! enemy den along the paths it can really take (the Rat swims, the Lion and Tiger jump), den
-//! defence, the Rat/Elephant relation, and attackers near the enemy den that no defender there
-//! could capture; the sum grows as animals are traded off. All weights are the named constants
-//! below.
+//! defence, the Rat/Elephant relation, attackers near the enemy den that no defender there
+//! could capture, and mobility (the squares a side's animals can step to); the sum grows as
+//! animals are traded off. All weights are the named constants below.
 
 use jungle::{Bitboard, Color, Move, Piece, Position, Role, Rules, Square, JUMPS, NEIGHBORS};
 use std::sync::OnceLock;
@@ -28,11 +28,13 @@ pub struct Weights {
     pub free_attacker: [i32; 3],
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// Mobility: bonus per square that one of the side's animals can step to (see [`space`]).
+    pub mobility: i32,
 }
 
 impl Weights {
     /// The number of tunable values.
-    pub const LEN: usize = 8 + 12 + 8 + 4 + 1 + 3 + 1;
+    pub const LEN: usize = 8 + 12 + 8 + 4 + 1 + 3 + 1 + 1;
 
     /// The values as one flat list (for tuners).
     pub fn to_vec(&self) -> Vec<i32> {
@@ -44,6 +46,7 @@ impl Weights {
         v.push(self.rat_vs_elephant);
         v.extend_from_slice(&self.free_attacker);
         v.push(self.tempo);
+        v.push(self.mobility);
         v
     }
 
@@ -60,6 +63,7 @@ impl Weights {
         w.rat_vs_elephant = v[32];
         w.free_attacker.copy_from_slice(&v[33..36]);
         w.tempo = v[36];
+        w.mobility = v[37];
         Some(w)
     }
 
@@ -82,7 +86,8 @@ impl Weights {
         animals.sort_unstable_by(|a, b| b.cmp(a));
         let relations = max(&self.defenders)
             + i64::from(self.rat_vs_elephant.unsigned_abs())
-            + 8 * max(&self.free_attacker);
+            + 8 * max(&self.free_attacker)
+            + i64::from(MAX_SPACE) * i64::from(self.mobility.unsigned_abs());
         // With `k` animals on the board the trade scaling (`trade_scaled`) grows a lead made of
         // at most the `k` largest of them by (16 - k) / TRADE_SCALE.
         let scale = i64::from(TRADE_SCALE);
@@ -154,6 +159,7 @@ pub const WEIGHTS: Weights = Weights {
     rat_vs_elephant: 40,
     free_attacker: [150, 120, 60],
     tempo: 15,
+    mobility: 3,
 };
 
 /// Steps from each square to a den for each animal class and side, on the empty board.
@@ -332,12 +338,45 @@ fn animal_value(rules: &Rules, w: &Weights, steps: u8, role: Role) -> i32 {
     material_with(rules, role, w) + w.advance[d] * w.advance_scale[role.index()] / 8
 }
 
+/// The squares of the a-file (and, shifted, of the g-file), for the steps of [`space`].
+const FILE_A: u64 = 0x0102_0408_1020_4081;
+const FILE_G: u64 = FILE_A << 6;
+
+/// The most squares [`space`] can count: the whole board but the side's own den and one animal.
+const MAX_SPACE: u32 = 61;
+
+/// Every square one orthogonal step from a square of `b`.
+#[inline(always)]
+const fn steps_from(b: u64) -> u64 {
+    ((b << 7) | (b >> 7) | ((b & !FILE_G) << 1) | ((b & !FILE_A) >> 1)) & Bitboard::ALL.0
+}
+
+/// The mobility of `color`: the squares one of its animals can step to, each counted once (a
+/// square two animals reach counts one), by the geometry of §4–§5 — not into the own den, not
+/// onto an own animal, into water only for the Rat — without asking whether an enemy animal on
+/// the square may be captured, and without the Lion's and Tiger's jumps. A few shifts of the
+/// side's bitboards: cheap enough for every evaluation, where counting each animal's legal
+/// moves was not (doc/strength.md).
+#[inline(always)]
+pub fn space(pos: &Position, color: Color) -> u32 {
+    let mine = pos.by_color(color).0;
+    let rats = mine & pos.by_role(Role::Rat).0;
+    let water = if pos.rules().no_rivers {
+        0
+    } else {
+        Bitboard::WATER.0
+    };
+    let reach = (steps_from(mine & !rats) & !water) | steps_from(rats);
+    (reach & !mine & !Bitboard::den_of(color).0).count_ones()
+}
+
 /// The terms of `color` that depend on more than one animal: den defenders, the Rat/Elephant
-/// relation and free attackers.
+/// relation, free attackers and mobility.
 #[inline(always)]
 fn relations(pos: &Position, color: Color, w: &Weights) -> i32 {
     let mine = pos.by_color(color);
     let mut s = w.defenders[(mine & GUARDS[color.index()]).count_up_to(3) as usize];
+    s += w.mobility * space(pos, color) as i32;
     let enemy = pos.by_color(!color);
     if (mine & pos.by_role(Role::Rat)).any() && (enemy & pos.by_role(Role::Elephant)).any() {
         s += w.rat_vs_elephant;
@@ -502,7 +541,7 @@ mod tests {
         assert_eq!("default".parse::<Weights>(), Ok(WEIGHTS));
         let short = "1,2,3".parse::<Weights>().unwrap_err();
         assert!(
-            short.contains("expected 37") && short.contains("got 3"),
+            short.contains("expected 38") && short.contains("got 3"),
             "{short}"
         );
         let bad = "1,x".parse::<Weights>().unwrap_err();
@@ -583,6 +622,47 @@ mod tests {
     }
 
     #[test]
+    fn mobility_counts_each_square_the_side_can_step_to_once() {
+        use jungle::Jfen;
+        let no_rivers = Rules {
+            no_rivers: true,
+            ..Rules::STANDARD
+        };
+        let space_of = |jfen: &str, rules: Rules, color: Color| {
+            space(
+                &Jfen::parse_position(jfen, rules).expect("a valid position"),
+                color,
+            )
+        };
+        let red = |jfen: &str| space_of(jfen, Rules::STANDARD, Color::Red);
+        // Between the rivers only the Rat may step sideways into the water.
+        assert_eq!(red("r6/7/7/7/3E3/7/7/7/7 r 0 1"), 2);
+        assert_eq!(red("r6/7/7/7/3R3/7/7/7/7 r 0 1"), 4);
+        assert_eq!(
+            space_of("r6/7/7/7/3E3/7/7/7/7 r 0 1", no_rivers, Color::Red),
+            4
+        );
+        // Corners and edges: no step wraps around to the other side of the board.
+        assert_eq!(red("r6/7/7/7/7/7/7/W6/7 r 0 1"), 3);
+        assert_eq!(red("r6/7/7/7/7/7/7/7/6D r 0 1"), 2);
+        assert_eq!(
+            space_of("r6/7/7/7/7/7/7/7/6D r 0 1", Rules::STANDARD, Color::Blue),
+            2
+        );
+        // Never into the own den; own animals block, and a square two animals reach counts once.
+        assert_eq!(red("r6/7/7/7/7/7/7/7/2C4 r 0 1"), 2);
+        assert_eq!(red("r6/7/7/7/7/7/7/E6/L6 r 0 1"), 3);
+        assert_eq!(red("r6/7/7/7/7/7/7/1E5/L6 r 0 1"), 4);
+        // Enemy animals stand on squares that count (capturable or not).
+        assert_eq!(red("7/7/7/7/7/7/7/e6/L6 r 0 1"), 2);
+        // The evaluation moves with it by the weight.
+        let pos = |jfen: &str| Jfen::parse_position(jfen, Rules::STANDARD).expect("valid");
+        let edge = relations(&pos("r6/7/7/7/7/7/7/7/6D r 0 1"), Color::Red, &WEIGHTS);
+        let inland = relations(&pos("r6/7/7/7/7/7/6D/7/7 r 0 1"), Color::Red, &WEIGHTS);
+        assert_eq!(inland - edge, WEIGHTS.mobility);
+    }
+
+    #[test]
     fn attackers_no_defender_can_capture_earn_the_free_attacker_bonus() {
         use jungle::Jfen;
         let standard = Rules::STANDARD;
@@ -590,10 +670,15 @@ mod tests {
             wolf_over_dog: true,
             ..Rules::STANDARD
         };
-        // Red's term for a position: only the free-attacker bonus differs between the pairs below.
+        // Red's term for a position, mobility aside (its own test is above): only the
+        // free-attacker bonus differs between the pairs below.
+        let weights = Weights {
+            mobility: 0,
+            ..WEIGHTS
+        };
         let red = |jfen: &str, rules: Rules| {
             let pos = Jfen::parse_position(jfen, rules).expect("a valid position");
-            relations(&pos, Color::Red, &WEIGHTS)
+            relations(&pos, Color::Red, &weights)
         };
         let [one, two, three] = WEIGHTS.free_attacker;
         // The Red Elephant two steps from the Blue den: the Blue Rat far away cannot stop it, at
