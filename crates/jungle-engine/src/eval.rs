@@ -338,18 +338,8 @@ fn animal_value(rules: &Rules, w: &Weights, steps: u8, role: Role) -> i32 {
     material_with(rules, role, w) + w.advance[d] * w.advance_scale[role.index()] / 8
 }
 
-/// The squares of the a-file (and, shifted, of the g-file), for the steps of [`space`].
-const FILE_A: u64 = 0x0102_0408_1020_4081;
-const FILE_G: u64 = FILE_A << 6;
-
 /// The most squares [`space`] can count: the whole board but the side's own den and one animal.
 const MAX_SPACE: u32 = 61;
-
-/// Every square one orthogonal step from a square of `b`.
-#[inline(always)]
-const fn steps_from(b: u64) -> u64 {
-    ((b << 7) | (b >> 7) | ((b & !FILE_G) << 1) | ((b & !FILE_A) >> 1)) & Bitboard::ALL.0
-}
 
 /// The mobility of `color`: the squares one of its animals can step to, each counted once (a
 /// square two animals reach counts one), by the geometry of §4–§5 — not into the own den, not
@@ -359,15 +349,15 @@ const fn steps_from(b: u64) -> u64 {
 /// moves was not (doc/strength.md).
 #[inline(always)]
 pub fn space(pos: &Position, color: Color) -> u32 {
-    let mine = pos.by_color(color).0;
-    let rats = mine & pos.by_role(Role::Rat).0;
+    let mine = pos.by_color(color);
+    let rats = mine & pos.by_role(Role::Rat);
     let water = if pos.rules().no_rivers {
-        0
+        Bitboard::EMPTY
     } else {
-        Bitboard::WATER.0
+        Bitboard::WATER
     };
-    let reach = (steps_from(mine & !rats) & !water) | steps_from(rats);
-    (reach & !mine & !Bitboard::den_of(color).0).count_ones()
+    let reach = ((mine & !rats).neighbors_of_all() & !water) | rats.neighbors_of_all();
+    (reach & !mine & !Bitboard::den_of(color)).count()
 }
 
 /// The terms of `color` that depend on more than one animal: den defenders, the Rat/Elephant

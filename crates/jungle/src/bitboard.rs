@@ -152,6 +152,17 @@ impl Bitboard {
     pub const fn neighbors(sq: Square) -> Bitboard {
         NEIGHBORS[sq.index()]
     }
+
+    /// Every square orthogonally next to a square of the set (the union of their
+    /// [`NEIGHBORS`]), by four shifts: a set's own squares are in it only where two of them
+    /// are neighbours.
+    #[inline]
+    pub const fn neighbors_of_all(self) -> Bitboard {
+        const FILE_A: u64 = 0x0102_0408_1020_4081;
+        const FILE_G: u64 = FILE_A << 6;
+        let b = self.0;
+        Bitboard(((b << 7) | (b >> 7) | ((b & !FILE_G) << 1) | ((b & !FILE_A) >> 1)) & Self::ALL.0)
+    }
 }
 
 const fn compute_neighbors() -> [Bitboard; 63] {
@@ -394,6 +405,33 @@ mod tests {
                 Square::A5,
                 Square::G5
             ])
+        );
+    }
+
+    #[test]
+    fn neighbors_of_all_is_the_union_of_the_neighbour_table() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Sparse and dense sets alike, edges and corners included.
+            let set = Bitboard(seed & (seed >> 3) & Bitboard::ALL.0);
+            let mut union = Bitboard::EMPTY;
+            for sq in set {
+                union |= NEIGHBORS[sq.index()];
+            }
+            assert_eq!(set.neighbors_of_all(), union, "{:#x}", set.0);
+        }
+        assert_eq!(Bitboard::ALL.neighbors_of_all(), Bitboard::ALL);
+        // No step wraps from the g-file to the a-file of the next rank or back.
+        assert_eq!(
+            bb(&[Square::G1]).neighbors_of_all(),
+            bb(&[Square::F1, Square::G2])
+        );
+        assert_eq!(
+            bb(&[Square::A2]).neighbors_of_all(),
+            bb(&[Square::A1, Square::A3, Square::B2])
         );
     }
 
