@@ -351,12 +351,7 @@ const MAX_SPACE: u32 = 61;
 pub fn space(pos: &Position, color: Color) -> u32 {
     let mine = pos.by_color(color);
     let rats = mine & pos.by_role(Role::Rat);
-    let water = if pos.rules().no_rivers {
-        Bitboard::EMPTY
-    } else {
-        Bitboard::WATER
-    };
-    let reach = ((mine & !rats).neighbors_of_all() & !water) | rats.neighbors_of_all();
+    let reach = ((mine & !rats).neighbors_of_all() & !pos.water()) | rats.neighbors_of_all();
     (reach & !mine & !Bitboard::den_of(color)).count()
 }
 
