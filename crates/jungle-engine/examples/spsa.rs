@@ -33,7 +33,8 @@ fn tuned() -> Vec<(usize, f64)> {
     // Advance scale by role, in eighths.
     t.extend((20..28).map(|i| (i, 1.5)));
     // Den guards 1, 2, 3+ (none stays 0), Rat while the enemy Elephant lives, and the free
-    // attacker one step from the enemy den (index 33; tempo, 36, and mobility, 37, are not tuned).
+    // attacker one step from the enemy den (index 33; tempo 36, mobility 37 and control 38 are not
+    // tuned).
     t.extend((29..34).map(|i| (i, 8.0)));
     t
 }

@@ -31,7 +31,7 @@ pub struct Weights {
     /// Mobility: bonus per square that one of the side's animals can step to (see [`space`]).
     pub mobility: i32,
     /// Control: a further bonus per such square that no enemy animal can step to (see
-    /// [`Space::unopposed`]); 0 in use — 3 scored +16.8 Elo (−3.3..+37.1) over 868 games, not
+    /// [`Space::unopposed`]); 0 in use — 3 scored +8.7 Elo (−9.1..+26.6) over 1,116 games, not
     /// enough to adopt (doc/strength.md) — kept as a weight for later screens.
     pub control: i32,
 }
@@ -543,7 +543,7 @@ impl EvalTable {
     #[inline]
     pub fn evaluate_from(&self, pos: &Position, material: Material) -> i32 {
         let w = &self.weights;
-        let reaches = [reach(pos, Color::Red), reach(pos, Color::Blue)];
+        let reaches = Color::ALL.map(|color| reach(pos, color));
         let red = material.sum + relations(pos, Color::Red, w, &reaches)
             - relations(pos, Color::Blue, w, &reaches);
         let side = if pos.turn() == Color::Red { red } else { -red };
