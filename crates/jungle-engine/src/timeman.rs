@@ -8,8 +8,12 @@ use std::time::{Duration, Instant};
 /// the engine is told otherwise ([`crate::EngineOptions::move_overhead`], the protocol's
 /// `MoveOverhead`).
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
-/// Moves assumed left in the game when the clock does not say.
-pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Moves assumed left in the game when the clock does not say. Jungle games are long (self-play
+/// games average about 110 moves a side, many run past 200), so a chess engine's 30–40 spends the
+/// clock far too early: by the clock (2+0, doc/strength.md) 50 beat 30 by 135 Elo, 80 beat 50 by
+/// 67, 120 beat 80 by 27 and 200 lost to 120 by 55. The share of a move is the time left over the
+/// moves to go plus the whole increment.
+pub const DEFAULT_MOVES_TO_GO: u32 = 120;
 
 /// The time bounds of one search, measured from its start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,8 +39,8 @@ impl Deadline {
         }
         if let Some(c) = limits.clock {
             let left = c.time_left.saturating_sub(overhead);
-            let mtg = c.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 60);
-            let share = left / mtg + c.increment * 3 / 4;
+            let mtg = c.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+            let share = left / mtg + c.increment;
             let hard = (share * 4).min(left * 2 / 5).max(Duration::from_millis(1));
             let soft = (share * 6 / 10).min(hard);
             d.soft = Some(d.soft.map_or(soft, |s| s.min(soft)));
@@ -89,11 +93,11 @@ mod tests {
         // An overhead beyond the budget still leaves a millisecond to find a move.
         let d = Deadline::from_limits(&movetime, Duration::from_millis(500));
         assert_eq!(d.hard, Some(Duration::from_millis(1)));
-        // Under a clock the overhead comes off the time left: 1 s less of 31 s leaves a share of
-        // 1 s a move (30 moves to go), of which the soft bound is 6/10.
+        // Under a clock the overhead comes off the time left: 1 s less of 121 s leaves a share of
+        // 1 s a move (120 moves to go), of which the soft bound is 6/10.
         let clock = Limits {
             clock: Some(Clock {
-                time_left: Duration::from_secs(31),
+                time_left: Duration::from_secs(121),
                 increment: Duration::ZERO,
                 moves_to_go: None,
             }),
@@ -102,6 +106,47 @@ mod tests {
         let d = Deadline::from_limits(&clock, Duration::from_secs(1));
         assert_eq!(d.soft, Some(Duration::from_millis(600)));
         assert_eq!(d.hard, Some(Duration::from_secs(4)));
+    }
+
+    #[test]
+    fn a_given_moves_to_go_is_honoured() {
+        // 200 s for 200 moves: a share of 1 s a move, however many moves the clock names.
+        let d = Deadline::from_limits(
+            &Limits {
+                clock: Some(Clock {
+                    time_left: Duration::from_secs(200),
+                    increment: Duration::ZERO,
+                    moves_to_go: Some(200),
+                }),
+                ..Limits::default()
+            },
+            Duration::ZERO,
+        );
+        assert_eq!(d.soft, Some(Duration::from_millis(600)));
+        assert_eq!(d.hard, Some(Duration::from_secs(4)));
+    }
+
+    #[test]
+    fn a_clock_without_increment_lasts_a_long_game() {
+        // Spending the soft bound on each of 110 moves (a typical Jungle game's length a side)
+        // leaves over half of a sudden-death clock for the moves after.
+        let start = Duration::from_secs(60);
+        let mut left = start;
+        for _ in 0..110 {
+            let d = Deadline::from_limits(
+                &Limits {
+                    clock: Some(Clock {
+                        time_left: left,
+                        increment: Duration::ZERO,
+                        moves_to_go: None,
+                    }),
+                    ..Limits::default()
+                },
+                MOVE_OVERHEAD,
+            );
+            left -= d.soft.unwrap();
+        }
+        assert!(left > start / 2, "{left:?} left of {start:?}");
     }
 
     #[test]
