@@ -67,6 +67,18 @@ mod tests {
     use super::*;
     use crate::Clock;
 
+    /// Limits of a game clock alone.
+    fn clock(time_left: Duration, increment: Duration, moves_to_go: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time_left,
+                increment,
+                moves_to_go,
+            }),
+            ..Limits::default()
+        }
+    }
+
     #[test]
     fn movetime_keeps_an_overhead() {
         let d = Deadline::from_limits(
@@ -95,15 +107,8 @@ mod tests {
         assert_eq!(d.hard, Some(Duration::from_millis(1)));
         // Under a clock the overhead comes off the time left: 1 s less of 121 s leaves a share of
         // 1 s a move (120 moves to go), of which the soft bound is 6/10.
-        let clock = Limits {
-            clock: Some(Clock {
-                time_left: Duration::from_secs(121),
-                increment: Duration::ZERO,
-                moves_to_go: None,
-            }),
-            ..Limits::default()
-        };
-        let d = Deadline::from_limits(&clock, Duration::from_secs(1));
+        let limits = clock(Duration::from_secs(121), Duration::ZERO, None);
+        let d = Deadline::from_limits(&limits, Duration::from_secs(1));
         assert_eq!(d.soft, Some(Duration::from_millis(600)));
         assert_eq!(d.hard, Some(Duration::from_secs(4)));
     }
@@ -111,19 +116,19 @@ mod tests {
     #[test]
     fn a_given_moves_to_go_is_honoured() {
         // 200 s for 200 moves: a share of 1 s a move, however many moves the clock names.
-        let d = Deadline::from_limits(
-            &Limits {
-                clock: Some(Clock {
-                    time_left: Duration::from_secs(200),
-                    increment: Duration::ZERO,
-                    moves_to_go: Some(200),
-                }),
-                ..Limits::default()
-            },
-            Duration::ZERO,
-        );
+        let limits = clock(Duration::from_secs(200), Duration::ZERO, Some(200));
+        let d = Deadline::from_limits(&limits, Duration::ZERO);
         assert_eq!(d.soft, Some(Duration::from_millis(600)));
         assert_eq!(d.hard, Some(Duration::from_secs(4)));
+    }
+
+    #[test]
+    fn the_whole_increment_is_spent() {
+        // 120 s over 120 moves to go and a 1 s increment: a share of 2 s a move.
+        let limits = clock(Duration::from_secs(120), Duration::from_secs(1), None);
+        let d = Deadline::from_limits(&limits, Duration::ZERO);
+        assert_eq!(d.soft, Some(Duration::from_millis(1200)));
+        assert_eq!(d.hard, Some(Duration::from_secs(8)));
     }
 
     #[test]
@@ -133,17 +138,7 @@ mod tests {
         let start = Duration::from_secs(60);
         let mut left = start;
         for _ in 0..110 {
-            let d = Deadline::from_limits(
-                &Limits {
-                    clock: Some(Clock {
-                        time_left: left,
-                        increment: Duration::ZERO,
-                        moves_to_go: None,
-                    }),
-                    ..Limits::default()
-                },
-                MOVE_OVERHEAD,
-            );
+            let d = Deadline::from_limits(&clock(left, Duration::ZERO, None), MOVE_OVERHEAD);
             left -= d.soft.unwrap();
         }
         assert!(left > start / 2, "{left:?} left of {start:?}");
@@ -151,17 +146,12 @@ mod tests {
 
     #[test]
     fn clock_never_spends_more_than_two_fifths() {
-        let d = Deadline::from_limits(
-            &Limits {
-                clock: Some(Clock {
-                    time_left: Duration::from_millis(1000),
-                    increment: Duration::from_secs(10),
-                    moves_to_go: Some(1),
-                }),
-                ..Limits::default()
-            },
-            MOVE_OVERHEAD,
+        let limits = clock(
+            Duration::from_millis(1000),
+            Duration::from_secs(10),
+            Some(1),
         );
+        let d = Deadline::from_limits(&limits, MOVE_OVERHEAD);
         assert!(d.hard.unwrap() <= Duration::from_millis(400));
         assert!(d.soft.unwrap() <= d.hard.unwrap());
     }
