@@ -708,12 +708,13 @@ mod tests {
     #[test]
     fn control_counts_the_squares_no_enemy_animal_can_step_to() {
         use jungle::Jfen;
-        let red = |jfen: &str| {
+        let space_of = |jfen: &str, color: Color| {
             space(
                 &Jfen::parse_position(jfen, Rules::STANDARD).expect("a valid position"),
-                Color::Red,
+                color,
             )
         };
+        let red = |jfen: &str| space_of(jfen, Color::Red);
         // A Blue Rat far away opposes nothing.
         assert_eq!(
             red("r6/7/7/7/3E3/7/7/7/7 r 0 1"),
@@ -747,10 +748,8 @@ mod tests {
             }
         );
         // A side's animals never oppose their own squares: Blue's reach is Blue's alone.
-        let pos = Jfen::parse_position("7/7/7/7/7/7/7/1e5/L6 r 0 1", Rules::STANDARD)
-            .expect("a valid position");
         assert_eq!(
-            space(&pos, Color::Blue),
+            space_of("7/7/7/7/7/7/7/1e5/L6 r 0 1", Color::Blue),
             Space {
                 squares: 4,
                 unopposed: 2
