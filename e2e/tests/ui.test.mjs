@@ -79,6 +79,18 @@ test('a phone in portrait: the board fits, taps move, the controls are reachable
   assert.deepEqual(page.errors, []);
 });
 
+/**
+ * Asserts that the live region announces `re`. `announce` clears the region and fills it on the
+ * next animation frame (so that screen readers speak a repeated text again): wait up to 5 s for
+ * the text, then assert on what is there.
+ */
+async function announced(page, re) {
+  await page
+    .waitForFunction((src) => new RegExp(src).test(document.getElementById('live').textContent), re.source, { timeout: 5000 })
+    .catch(() => {});
+  assert.match(await page.locator('#live').textContent(), re);
+}
+
 test('moves by typing, by keyboard on the board, and by drag; flip and ranks', async () => {
   const { page } = await openPlayer(browser, { locale: 'en-US' });
   await page.click('[data-test=start-hotseat]');
@@ -109,7 +121,7 @@ test('moves by typing, by keyboard on the board, and by drag; flip and ranks', a
   await page.keyboard.press('Enter');
   await waitMoves(page, 3);
   assert.equal(await page.locator('.board [data-sq="d3"] .piece.red[data-role="P"]').count(), 1);
-  assert.match(await page.locator('#live').innerText(), /Red: Pd3/);
+  await announced(page, /Red: Pd3/);
 
   // Drag Blue's elephant g7 → g6.
   await page.locator('.board [data-sq="g7"]').dragTo(page.locator('.board [data-sq="g6"]'));
@@ -201,7 +213,7 @@ test('clocks from the server: low-time warning, a move timeout passes and is cou
   assert.equal(await page.locator('.moves .mv[data-ply="1"]').innerText(), 'pass');
   assert.equal(await page.locator('[data-test=timeouts-blue]').innerText(), 'Timeouts 1/3');
   assert.match(await page.locator('[data-test=status]').innerText(), /Red's turn/);
-  assert.match(await page.locator('#live').innerText(), /Blue timed out and passes/);
+  await announced(page, /Blue timed out and passes/);
   const red = await page.locator('[data-test=clock-red]').innerText();
   assert.match(red, /^\d:\d\d/);
   assert.deepEqual(page.errors, []);
