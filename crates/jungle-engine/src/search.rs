@@ -832,6 +832,11 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        if let Some(m) = tt_move.filter(|_| depth >= 2) {
+            // Most often the first move searched, and at a cut node the only one: its child's
+            // entry can start loading before the moves are generated and ordered.
+            self.shared.tt.prefetch(pos.hash_after(m));
+        }
         let forced = threats.any();
         // The static evaluation only feeds pruning at non-PV nodes; elsewhere it is not computed.
         let wants_eval = !pv_node
@@ -904,8 +909,20 @@ impl<'a> Searcher<'a> {
         self.push_hash(hash);
         let n = moves.len();
         let mut quiets_tried: MoveList = MoveList::new();
+        // Children with depth left probe the table. Each move is picked one round ahead (the
+        // keys do not change while the loop runs) and its child's entry is loaded into the cache
+        // while the move before it is searched.
+        let prefetch = |moves: &mut MoveList, keys: &mut [i32], i: usize| {
+            pick_next(moves, keys, i);
+            if depth >= 2 {
+                self.shared.tt.prefetch(pos.hash_after(moves[i]));
+            }
+        };
+        prefetch(&mut moves, &mut keys, 0);
         for i in 0..n {
-            pick_next(&mut moves, &mut keys, i);
+            if i + 1 < n {
+                prefetch(&mut moves, &mut keys, i + 1);
+            }
             let m = moves[i];
             let capture = pos.is_capture(m);
             let quiet = !capture && keys[i] < (1 << 26);
@@ -925,9 +942,6 @@ impl<'a> Searcher<'a> {
             let mut child = *pos;
             child.play_unchecked(m);
             let new_depth = depth - 1;
-            if new_depth > 0 {
-                self.shared.tt.prefetch(child.hash());
-            }
             self.nodes += 1;
             self.unflushed += 1;
             self.record_ply(ply, pos, Some(m));
