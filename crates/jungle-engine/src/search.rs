@@ -912,16 +912,16 @@ impl<'a> Searcher<'a> {
         // Children with depth left probe the table. Each move is picked one round ahead (the
         // keys do not change while the loop runs) and its child's entry is loaded into the cache
         // while the move before it is searched.
-        let prefetch = |moves: &mut MoveList, keys: &mut [i32], i: usize| {
+        let pick = |moves: &mut MoveList, keys: &mut [i32], i: usize| {
             pick_next(moves, keys, i);
             if depth >= 2 {
                 self.shared.tt.prefetch(pos.hash_after(moves[i]));
             }
         };
-        prefetch(&mut moves, &mut keys, 0);
+        pick(&mut moves, &mut keys, 0);
         for i in 0..n {
             if i + 1 < n {
-                prefetch(&mut moves, &mut keys, i + 1);
+                pick(&mut moves, &mut keys, i + 1);
             }
             let m = moves[i];
             let capture = pos.is_capture(m);
