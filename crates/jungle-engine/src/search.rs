@@ -900,29 +900,42 @@ impl<'a> Searcher<'a> {
             return -MATE + ply as i32;
         }
         let mut keys = [0i32; jungle::MAX_MOVES];
+        // The first move to search (the first of the highest keys) is found while the keys are
+        // computed, so no scan picks it.
+        let mut top = 0;
         for (i, &m) in moves.iter().enumerate() {
             keys[i] = self.order(pos, m, tt_move, ply);
+            if keys[i] > keys[top] {
+                top = i;
+            }
         }
+        moves.swap(0, top);
+        keys.swap(0, top);
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
         self.push_hash(hash);
         let n = moves.len();
         let mut quiets_tried: MoveList = MoveList::new();
-        // Children with depth left probe the table. Each move is picked one round ahead (the
-        // keys do not change while the loop runs) and its child's entry is loaded into the cache
-        // while the move before it is searched. The hash move's entry, asked for above, is asked
-        // for again here: skipping it measured 2–5% slower (2026-12-05, doc/strength.md).
-        let pick = |moves: &mut MoveList, keys: &mut [i32], i: usize| {
-            pick_next(moves, keys, i);
-            if depth >= 2 {
-                self.shared.tt.prefetch(pos.hash_after(moves[i]));
-            }
-        };
-        pick(&mut moves, &mut keys, 0);
+        // Children with depth left probe the table. There each move is picked one round ahead
+        // (the keys do not change while the loop runs) and its child's entry is loaded into the
+        // cache while the move before it is searched. The hash move's entry, asked for above, is
+        // asked for again here: skipping it measured 2–5% slower (2026-12-05, doc/strength.md).
+        // Where the children do not probe, each move is picked only when its turn comes, so a
+        // node that cuts off at once never scans for a second move.
+        let ahead = depth >= 2;
+        let prefetch = |m: Move| self.shared.tt.prefetch(pos.hash_after(m));
+        if ahead {
+            prefetch(moves[0]);
+        }
         for i in 0..n {
-            if i + 1 < n {
-                pick(&mut moves, &mut keys, i + 1);
+            if ahead {
+                if i + 1 < n {
+                    pick_next(&mut moves, &mut keys, i + 1);
+                    prefetch(moves[i + 1]);
+                }
+            } else if i > 0 {
+                pick_next(&mut moves, &mut keys, i);
             }
             let m = moves[i];
             let capture = pos.is_capture(m);
