@@ -7,10 +7,33 @@ fn openings() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../../openings/suite.txt").to_string()
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("jungle-engine-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A file name in a temporary directory of its own, removed with everything in it when the value
+/// is dropped (so a test keeps it alive for as long as it uses the file).
+struct TempFile {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for TempFile {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for TempFile {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn temp(name: &str) -> TempFile {
+    let dir = tempfile::Builder::new()
+        .prefix("jungle-engine-match-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(name);
+    TempFile { _dir: dir, path }
 }
 
 /// Runs `jungle match` between two engine command lines with `args`.
@@ -192,7 +215,8 @@ fn opening_offset_starts_further_into_the_suite() {
 #[test]
 fn an_illegal_move_forfeits_and_is_reported() {
     let good = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
-    let bad = forfeiting_engine(&temp("bad-go.log"));
+    let log = temp("bad-go.log");
+    let bad = forfeiting_engine(&log);
     let out = run_match(
         [&good, &bad],
         &[

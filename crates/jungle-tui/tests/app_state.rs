@@ -346,10 +346,12 @@ fn results_are_in_the_display_language() {
     assert_eq!(app.result_text().as_deref(), Some("紅方勝 (入穴)"));
 }
 
-fn temp_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("jungle-tui-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A temporary directory of the test's own, removed with its files when dropped.
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("jungle-tui-test-")
+        .tempdir()
+        .unwrap()
 }
 
 fn enter_path(app: &mut App, now: Instant, key: char, path: &str) {
@@ -370,7 +372,8 @@ fn save_then_load_restores_the_game_and_bad_files_are_refused() {
     for m in ["g3g4", "a7a6", "g4g5"] {
         type_text(&mut app, now, m);
     }
-    let path = temp_path("save.pgn");
+    let dir = temp_dir();
+    let path = dir.path().join("save.pgn");
     let p = path.display().to_string();
     press(&mut app, now, &[Key::Char('s')]);
     assert!(
@@ -394,7 +397,7 @@ fn save_then_load_restores_the_game_and_bad_files_are_refused() {
     );
     assert!(status(&app).starts_with("Loaded"));
 
-    let bad = temp_path("bad.pgn");
+    let bad = dir.path().join("bad.pgn");
     std::fs::write(&bad, "1. Rg4 Rg5 *\n").unwrap();
     enter_path(&mut app, now, 'o', &bad.display().to_string());
     assert!(status(&app).starts_with("Cannot open"), "{}", status(&app));
@@ -403,13 +406,12 @@ fn save_then_load_restores_the_game_and_bad_files_are_refused() {
     assert!(status(&app).starts_with("Cannot open"));
     enter_path(&mut app, now, 's', "/nonexistent/dir/x.pgn");
     assert!(status(&app).starts_with("Cannot save"));
-    let _ = std::fs::remove_file(&path);
-    let _ = std::fs::remove_file(&bad);
 }
 
 #[test]
 fn loading_a_game_with_the_engine_to_move_starts_it() {
-    let path = temp_path("engine.pgn");
+    let dir = temp_dir();
+    let path = dir.path().join("engine.pgn");
     let mut g = Game::new(Rules::STANDARD);
     g.play(mv("g3g4")).unwrap();
     std::fs::write(&path, jungle::GameRecord::from_game(&g, &[]).to_string()).unwrap();
