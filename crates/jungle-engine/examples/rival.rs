@@ -1,0 +1,323 @@
+//! A deliberately plain Jungle engine, written apart from this crate's search and evaluation, to
+//! play `jungle match` against the real engine where no independent Jungle program is available
+//! (doc/strength.md, "A rival that shares nothing with the engine").
+//!
+//! It is built the way a hobby program would be: alpha-beta over the rules library's move
+//! generator, iterative deepening without a transposition table, captures first by victim, a
+//! quiescence search over captures, and an evaluation of its own — material by a fixed value per
+//! animal, a bonus that grows as each animal nears the enemy den (straight-line steps, no notion
+//! of water or jumps), and a penalty per enemy animal near the own den. It shares no code, table
+//! or weight with the engine's search and evaluation, so a match against it says how the engine
+//! fares against a program that judges positions differently — the way the acceptance match
+//! would, only against a weaker opponent.
+//!
+//! It speaks the subset of the engine protocol that `jungle match` uses: `uci`, `isready`,
+//! `ucinewgame`, `setoption` (ignored), `position startpos|fen … [moves …]`, `go movetime|wtime
+//! btime winc binc|depth|nodes`, `quit`.
+//!
+//! ```sh
+//! cargo build --release -p jungle-engine --example rival
+//! jungle match --engine "target/release/jungle engine" \
+//!   --engine "target/release/examples/rival" --movetime 100 --games 124 --concurrency 2
+//! ```
+
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use jungle::{Bitboard, Color, Game, Jfen, Move, MoveText, Position, Rules, Square};
+
+const WIN: i32 = 100_000;
+const INF: i32 = 1_000_000;
+
+/// Fixed values, Rat … Elephant.
+const VALUE: [i32; 8] = [150, 200, 300, 300, 450, 700, 800, 900];
+
+fn den_square(color: Color) -> Square {
+    Bitboard::den_of(color)
+        .first()
+        .expect("each side has a den")
+}
+
+/// The evaluation from the side to move's point of view.
+fn evaluate(pos: &Position) -> i32 {
+    let mut score = [0i32; 2];
+    for color in Color::ALL {
+        let enemy_den = den_square(!color);
+        let own_den = den_square(color);
+        for sq in pos.by_color(color) {
+            let role = pos.piece_at(sq).expect("an animal stands there").role;
+            let d = i32::from(sq.distance(enemy_den));
+            let near = (14 - d).max(0);
+            score[color.index()] += VALUE[role.index()] + near * near / 2;
+            if sq.distance(own_den) <= 2 {
+                score[color.index()] += 20;
+            }
+        }
+        // Enemy animals close to the own den.
+        let intruders = pos
+            .by_color(!color)
+            .into_iter()
+            .filter(|sq| sq.distance(own_den) <= 2)
+            .count() as i32;
+        score[color.index()] -= 60 * intruders;
+    }
+    let us = pos.turn().index();
+    score[us] - score[1 - us]
+}
+
+struct Search {
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    nodes: u64,
+    stopped: bool,
+    draw_plies: u32,
+}
+
+impl Search {
+    fn out_of_time(&mut self) -> bool {
+        if self.nodes & 1023 == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                }
+            }
+        }
+        if let Some(n) = self.node_limit {
+            if self.nodes >= n {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// Captures first, the most valuable victim first.
+    fn ordered(pos: &Position, first: Option<Move>) -> Vec<Move> {
+        let mut moves: Vec<(i32, Move)> = pos
+            .legal_moves()
+            .iter()
+            .map(|&m| {
+                let key = if Some(m) == first {
+                    INF
+                } else {
+                    pos.piece_at(m.to_sq())
+                        .map_or(0, |v| 1000 + VALUE[v.role.index()])
+                };
+                (key, m)
+            })
+            .collect();
+        moves.sort_by_key(|&(k, _)| -k);
+        moves.into_iter().map(|(_, m)| m).collect()
+    }
+
+    /// The end of the game, scored for the side to move, or `None` while it goes on.
+    fn terminal(&self, pos: &Position, ply: i32) -> Option<i32> {
+        if pos.is_finished() {
+            // The side that just moved entered the den or took the last animal.
+            return Some(-WIN + ply);
+        }
+        if self.draw_plies > 0 && pos.halfmoves() >= self.draw_plies {
+            return Some(0);
+        }
+        None
+    }
+
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: i32, qdepth: i32) -> i32 {
+        self.nodes += 1;
+        if let Some(s) = self.terminal(pos, ply) {
+            return s;
+        }
+        let stand = evaluate(pos);
+        if stand >= beta || qdepth == 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        for m in Self::ordered(pos, None) {
+            if !pos.is_capture(m) && !Bitboard::den_of(!pos.turn()).contains(m.to_sq()) {
+                continue;
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let s = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth - 1);
+            if s >= beta {
+                return s;
+            }
+            alpha = alpha.max(s);
+        }
+        alpha
+    }
+
+    fn alphabeta(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
+        if let Some(s) = self.terminal(pos, ply) {
+            return s;
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply, 6);
+        }
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        let moves = Self::ordered(pos, None);
+        if moves.is_empty() {
+            return -WIN + ply;
+        }
+        let mut best = -INF;
+        for m in moves {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let s = -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                alpha = alpha.max(s);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Iterative deepening over the game's legal moves (the anti-abuse rules apply at the root).
+    fn best_move(&mut self, game: &Game, max_depth: i32) -> Move {
+        let root = game.legal_moves();
+        let Some(&fallback) = root.iter().next() else {
+            return Move::PASS;
+        };
+        let pos = game.position();
+        let mut best = fallback;
+        for depth in 1..=max_depth {
+            let mut order: Vec<Move> = Self::ordered(pos, Some(best))
+                .into_iter()
+                .filter(|m| root.contains(*m))
+                .collect();
+            if order.is_empty() {
+                order.push(fallback);
+            }
+            let (mut alpha, mut iteration_best) = (-INF, order[0]);
+            for m in order {
+                let mut child = *pos;
+                child.play_unchecked(m);
+                let s = -self.alphabeta(&child, depth - 1, -INF, -alpha, 1);
+                if self.stopped {
+                    break;
+                }
+                if s > alpha {
+                    alpha = s;
+                    iteration_best = m;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            best = iteration_best;
+            if alpha.abs() >= WIN - 1000 {
+                break;
+            }
+        }
+        best
+    }
+}
+
+fn parse_position(args: &[&str]) -> Result<Game, String> {
+    let moves_at = args.iter().position(|&a| a == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &args[args.len()..]),
+    };
+    let rules = Rules::default();
+    let start = match setup.split_first() {
+        Some((&"startpos", [])) => Position::start(rules),
+        Some((&"fen", fen)) => {
+            Jfen::parse_position(&fen.join(" "), rules).map_err(|e| e.to_string())?
+        }
+        _ => return Err("expected `position startpos|fen <JFEN> [moves …]`".into()),
+    };
+    let mut game = Game::from_position(start);
+    for text in moves {
+        let t: MoveText = text.parse().map_err(|e| format!("{e}"))?;
+        let m = t.to_move(game.position()).map_err(|e| e.to_string())?;
+        game.play(m).map_err(|e| e.to_string())?;
+    }
+    Ok(game)
+}
+
+fn go(game: &Game, args: &[&str]) -> Move {
+    let value = |key: &str| {
+        args.iter()
+            .position(|&a| a == key)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let red = game.position().turn() == Color::Red;
+    let budget = value("movetime").map(Duration::from_millis).or_else(|| {
+        let (t, inc) = if red {
+            (value("wtime")?, value("winc").unwrap_or(0))
+        } else {
+            (value("btime")?, value("binc").unwrap_or(0))
+        };
+        Some(Duration::from_millis(t / 40 + inc * 3 / 4))
+    });
+    let mut search = Search {
+        deadline: budget.map(|b| Instant::now() + b.mul_f64(0.9)),
+        node_limit: value("nodes"),
+        nodes: 0,
+        stopped: false,
+        draw_plies: game.rules().draw_plies,
+    };
+    let max_depth = value("depth").map_or(64, |d| d.clamp(1, 64) as i32);
+    search.best_move(game, max_depth)
+}
+
+fn main() -> io::Result<()> {
+    let stdin = io::stdin();
+    let mut out = io::stdout().lock();
+    let mut game = Game::new(Rules::default());
+    for line in stdin.lock().lines() {
+        let line = line?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.split_first() {
+            Some((&"uci", _)) => writeln!(out, "id name rival\nuciok")?,
+            Some((&"isready", _)) => writeln!(out, "readyok")?,
+            Some((&"ucinewgame", _)) => game = Game::new(Rules::default()),
+            Some((&"position", args)) => match parse_position(args) {
+                Ok(g) => game = g,
+                Err(e) => writeln!(out, "info string error: {e}")?,
+            },
+            Some((&"go", args)) => writeln!(out, "bestmove {}", go(&game, args))?,
+            Some((&"quit", _)) => break,
+            _ => {}
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn takes_a_den_entry_in_one() {
+        // Red's Lion at d8 enters Blue's den at d9.
+        let game = parse_position(&["fen", "7/3L3/7/7/7/7/7/7/e6", "r", "0", "1"])
+            .expect("a valid position");
+        assert_eq!(go(&game, &["depth", "3"]).to_string(), "d8d9");
+    }
+
+    #[test]
+    fn plays_a_legal_move_from_the_start() {
+        let game = parse_position(&["startpos"]).expect("start position");
+        let m = go(&game, &["nodes", "5000"]);
+        assert!(game.is_legal(m), "{m}");
+    }
+}
