@@ -315,6 +315,25 @@ mod tests {
     }
 
     #[test]
+    fn plays_whole_games_against_itself_legally() {
+        // Two short openings, then the rival on both sides until the rules end the game.
+        for opening in [
+            &["startpos"][..],
+            &["startpos", "moves", "g3g4", "a7a6"][..],
+        ] {
+            let mut game = parse_position(opening).expect("a valid opening");
+            let mut plies = 0;
+            while game.outcome().is_none() {
+                let m = go(&game, &["nodes", "3000"]);
+                game.play(m)
+                    .unwrap_or_else(|e| panic!("{m} at ply {plies}: {e}"));
+                plies += 1;
+                assert!(plies < 5000, "the no-capture rule ends every game");
+            }
+        }
+    }
+
+    #[test]
     fn plays_a_legal_move_from_the_start() {
         let game = parse_position(&["startpos"]).expect("start position");
         let m = go(&game, &["nodes", "5000"]);
