@@ -4,9 +4,9 @@
 //!
 //! It is built the way a hobby program would be: alpha-beta over the rules library's move
 //! generator, iterative deepening without a transposition table, captures first by victim, a
-//! quiescence search over captures, and an evaluation of its own — material by a fixed value per
-//! animal, a bonus that grows as each animal nears the enemy den (straight-line steps, no notion
-//! of water or jumps), and a penalty per enemy animal near the own den. It shares no code, table
+//! quiescence search over captures and den entries, and an evaluation of its own — material by a
+//! fixed value per animal, a bonus that grows as each animal nears the enemy den (straight-line
+//! steps, no notion of water or jumps), and a penalty per enemy animal near the own den. It shares no code, table
 //! or weight with the engine's search and evaluation, so a match against it says how the engine
 //! fares against a program that judges positions differently — the way the acceptance match
 //! would, only against a weaker opponent.
