@@ -6,10 +6,10 @@
 //! generator, iterative deepening without a transposition table, captures first by victim, a
 //! quiescence search over captures and den entries, and an evaluation of its own — material by a
 //! fixed value per animal, a bonus that grows as each animal nears the enemy den (straight-line
-//! steps, no notion of water or jumps), and a penalty per enemy animal near the own den. It shares no code, table
-//! or weight with the engine's search and evaluation, so a match against it says how the engine
-//! fares against a program that judges positions differently — the way the acceptance match
-//! would, only against a weaker opponent.
+//! steps, no notion of water or jumps), and a penalty per enemy animal near the own den. It shares
+//! no code, table or weight with the engine's search and evaluation (only the rules library), so a
+//! match against it says how the engine fares against a program that judges positions differently
+//! — the way the acceptance match would, only against a weaker opponent.
 //!
 //! It speaks the subset of the engine protocol that `jungle match` uses: `uci`, `isready`,
 //! `ucinewgame`, `setoption` (ignored), `position startpos|fen … [moves …]`, `go movetime|wtime
