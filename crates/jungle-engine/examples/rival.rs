@@ -90,11 +90,12 @@ impl Search {
         self.stopped
     }
 
-    /// Captures first, the most valuable victim first.
-    fn ordered(pos: &Position, first: Option<Move>) -> Vec<Move> {
+    /// The moves `keep` accepts, `first` first, then captures, the most valuable victim first.
+    fn ordered(pos: &Position, first: Option<Move>, keep: impl Fn(Move) -> bool) -> Vec<Move> {
         let mut moves: Vec<(i32, Move)> = pos
             .legal_moves()
             .iter()
+            .filter(|&&m| keep(m))
             .map(|&m| {
                 let key = if Some(m) == first {
                     INF
@@ -131,10 +132,10 @@ impl Search {
             return stand;
         }
         alpha = alpha.max(stand);
-        for m in Self::ordered(pos, None) {
-            if !pos.is_capture(m) && !Bitboard::den_of(!pos.turn()).contains(m.to_sq()) {
-                continue;
-            }
+        let enemy_den = Bitboard::den_of(!pos.turn());
+        for m in Self::ordered(pos, None, |m| {
+            pos.is_capture(m) || enemy_den.contains(m.to_sq())
+        }) {
             let mut child = *pos;
             child.play_unchecked(m);
             let s = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth - 1);
@@ -164,7 +165,7 @@ impl Search {
         if self.out_of_time() {
             return 0;
         }
-        let moves = Self::ordered(pos, None);
+        let moves = Self::ordered(pos, None, |_| true);
         if moves.is_empty() {
             return -WIN + ply;
         }
@@ -196,10 +197,7 @@ impl Search {
         let pos = game.position();
         let mut best = fallback;
         for depth in 1..=max_depth {
-            let mut order: Vec<Move> = Self::ordered(pos, Some(best))
-                .into_iter()
-                .filter(|m| root.contains(*m))
-                .collect();
+            let mut order = Self::ordered(pos, Some(best), |m| root.contains(m));
             if order.is_empty() {
                 order.push(fallback);
             }
@@ -244,7 +242,9 @@ fn parse_position(args: &[&str]) -> Result<Game, String> {
     };
     let mut game = Game::from_position(start);
     for text in moves {
-        let t: MoveText = text.parse().map_err(|e| format!("{e}"))?;
+        let t: MoveText = text
+            .parse()
+            .map_err(|e: jungle::ParseMoveError| e.to_string())?;
         let m = t.to_move(game.position()).map_err(|e| e.to_string())?;
         game.play(m).map_err(|e| e.to_string())?;
     }
