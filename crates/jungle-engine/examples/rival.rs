@@ -134,22 +134,14 @@ impl Tables {
     }
 }
 
-/// A den score as stored in the table: counted from the node rather than the root.
-fn to_slot(score: i32, ply: i32) -> i32 {
+/// A den score moved `plies` further from the root (other scores as they are): a score is stored
+/// in the table counted from its node (`plies` = the node's ply) and read back counted from the
+/// root (`plies` = minus the reading node's ply).
+fn shift_den(score: i32, plies: i32) -> i32 {
     if score >= WIN - 1000 {
-        score + ply
+        score + plies
     } else if score <= -WIN + 1000 {
-        score - ply
-    } else {
-        score
-    }
-}
-
-fn from_slot(score: i32, ply: i32) -> i32 {
-    if score >= WIN - 1000 {
-        score - ply
-    } else if score <= -WIN + 1000 {
-        score + ply
+        score - plies
     } else {
         score
     }
@@ -233,6 +225,26 @@ impl Search<'_> {
         alpha
     }
 
+    /// What a node of either search does first: the end of the game, the horizon (quiescence),
+    /// counting the node and the time check. `Some` is the node's score.
+    fn node_start(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> Option<i32> {
+        if let Some(s) = self.terminal(pos, ply) {
+            return Some(s);
+        }
+        if depth <= 0 {
+            return Some(self.quiesce(pos, alpha, beta, ply, 6));
+        }
+        self.nodes += 1;
+        self.out_of_time().then_some(0)
+    }
+
     fn alphabeta(
         &mut self,
         pos: &Position,
@@ -241,15 +253,8 @@ impl Search<'_> {
         beta: i32,
         ply: i32,
     ) -> i32 {
-        if let Some(s) = self.terminal(pos, ply) {
+        if let Some(s) = self.node_start(pos, depth, alpha, beta, ply) {
             return s;
-        }
-        if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, 6);
-        }
-        self.nodes += 1;
-        if self.out_of_time() {
-            return 0;
         }
         let moves = Self::ordered(pos, None, |_| true);
         if moves.is_empty() {
@@ -304,15 +309,8 @@ impl Search<'_> {
     /// Principal-variation search with a transposition table, null-move pruning and late move
     /// reductions (`--modern`).
     fn pvs(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
-        if let Some(s) = self.terminal(pos, ply) {
+        if let Some(s) = self.node_start(pos, depth, alpha, beta, ply) {
             return s;
-        }
-        if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, 6);
-        }
-        self.nodes += 1;
-        if self.out_of_time() {
-            return 0;
         }
         let pv = beta - alpha > 1;
         let key = pos.hash();
@@ -320,7 +318,7 @@ impl Search<'_> {
         let slot = *tables.slot(key);
         let tt_move = (slot.key == key).then_some(slot.best).flatten();
         if slot.key == key && !pv && i32::from(slot.depth) >= depth {
-            let s = from_slot(slot.score, ply);
+            let s = shift_den(slot.score, -ply);
             let cut = match slot.bound {
                 Bound::Exact => true,
                 Bound::Lower => s >= beta,
@@ -330,8 +328,8 @@ impl Search<'_> {
                 return s;
             }
         }
-        // Null move: with more than the Rat left, giving the turn away and still holding beta
-        // at a reduced depth is taken as a cutoff.
+        // Null move: with three animals or more, giving the turn away and still holding beta at
+        // a reduced depth is taken as a cutoff.
         let ours = pos.by_color(pos.turn());
         if !pv && depth >= 3 && ours.count() > 2 && beta.abs() < WIN - 1000 && evaluate(pos) >= beta
         {
@@ -406,7 +404,7 @@ impl Search<'_> {
         *t.slot(key) = Slot {
             key,
             best: Some(best_move),
-            score: to_slot(best, ply),
+            score: shift_den(best, ply),
             depth: depth.min(127) as i8,
             bound,
         };
