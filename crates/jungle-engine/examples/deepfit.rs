@@ -35,6 +35,10 @@ fn label(args: &[String]) {
             .unwrap_or_else(|| panic!("argument {} must be a number", i + 2))
     };
     let (nodes, part, parts, stride) = (num(0), num(1), num(2), num(3).max(1));
+    if part >= parts {
+        eprintln!("PART must be less than PARTS (got {part} of {parts})");
+        std::process::exit(2);
+    }
     let mut kept = 0u64;
     for (full, _) in fit::games(&args[4..]) {
         let mut game = Game::from_position(*full.start_position());
