@@ -25,7 +25,7 @@ mod fit;
 
 use fit::Sample;
 use jungle::{Color, Game, Jfen, Rules};
-use jungle_engine::eval::WEIGHTS;
+use jungle_engine::eval::{Weights, WEIGHTS};
 use jungle_engine::{Engine, EngineOptions, Limits, Score};
 
 fn label(args: &[String]) {
@@ -94,9 +94,7 @@ fn fit(paths: &[String]) {
                 .split(',')
                 .filter_map(|i| i.trim().parse().ok())
                 .collect();
-            (0..WEIGHTS.to_vec().len())
-                .filter(|i| !only.contains(i))
-                .collect()
+            (0..Weights::LEN).filter(|i| !only.contains(i)).collect()
         }
         _ => fit::FIXED.to_vec(),
     };
