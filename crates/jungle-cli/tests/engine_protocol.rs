@@ -274,3 +274,33 @@ fn move_overhead_is_an_option() {
         "took {took:?}: {out:#?}"
     );
 }
+
+#[test]
+fn malformed_go_arguments_name_what_is_wrong() {
+    let out = session(
+        "position startpos\n\
+         go searchmoves a3a4\n\
+         go depth\n\
+         go nodes many\n\
+         go depth 2 movetime -5\n\
+         go depth 2\n\
+         quit\n",
+    );
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "info string error: unknown `go` parameter `searchmoves`",
+            "info string error: `go depth` needs a value",
+            "info string error: `go nodes` needs a whole number, not `many`",
+            "info string error: `go movetime` needs a whole number, not `-5`",
+        ],
+        "{out:#?}"
+    );
+    // Only the well-formed `go` searched.
+    let bests = out.iter().filter(|l| l.starts_with("bestmove ")).count();
+    assert_eq!(bests, 1, "{out:#?}");
+}

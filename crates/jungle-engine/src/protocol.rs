@@ -404,8 +404,8 @@ impl Session {
 
     fn go(&mut self, args: &[&str]) {
         let mut limits = Limits::default();
-        let mut times: [Option<u64>; 4] = [None; 4]; // wtime btime winc binc
-        let mut movestogo = None;
+        // depth nodes movetime wtime btime winc binc movestogo, as given.
+        let mut values: [Option<u64>; 8] = [None; 8];
         let mut i = 0;
         while i < args.len() {
             let key = args[i];
@@ -414,28 +414,34 @@ impl Session {
                 i += 1;
                 continue;
             }
+            let slot = match key {
+                "depth" => 0,
+                "nodes" => 1,
+                "movetime" => 2,
+                "wtime" => 3,
+                "btime" => 4,
+                "winc" => 5,
+                "binc" => 6,
+                "movestogo" => 7,
+                _ => return self.error(format!("unknown `go` parameter `{key}`")),
+            };
             let Some(value) = args.get(i + 1) else {
                 return self.error(format!("`go {key}` needs a value"));
             };
             let Ok(n) = value.parse::<u64>() else {
                 return self.error(format!("`go {key}` needs a whole number, not `{value}`"));
             };
-            match key {
-                "depth" => limits.depth = Some(n.clamp(1, 1000) as u32),
-                "nodes" => limits.nodes = Some(n),
-                "movetime" => limits.movetime = Some(Duration::from_millis(n)),
-                "wtime" => times[0] = Some(n),
-                "btime" => times[1] = Some(n),
-                "winc" => times[2] = Some(n),
-                "binc" => times[3] = Some(n),
-                "movestogo" => movestogo = Some(n.min(u32::MAX as u64) as u32),
-                _ => return self.error(format!("unknown `go` parameter `{key}`")),
-            }
+            values[slot] = Some(n);
             i += 2;
         }
+        let [depth, nodes, movetime, wtime, btime, winc, binc, movestogo] = values;
+        limits.depth = depth.map(|n| n.clamp(1, 1000) as u32);
+        limits.nodes = nodes;
+        limits.movetime = movetime.map(Duration::from_millis);
+        let movestogo = movestogo.map(|n| n.min(u64::from(u32::MAX)) as u32);
         let (t, inc) = match self.game.position().turn() {
-            Color::Red => (times[0], times[2]),
-            Color::Blue => (times[1], times[3]),
+            Color::Red => (wtime, winc),
+            Color::Blue => (btime, binc),
         };
         if let Some(t) = t {
             limits.clock = Some(Clock {
