@@ -557,6 +557,70 @@ mod tests {
     use super::*;
     use jungle::Rules;
 
+    /// `pos` turned half a circle with the colours swapped: the same game seen from the other
+    /// side (RULES §1 and §3: the board and the start position are symmetric under this turn).
+    fn mirrored(pos: &Position) -> Position {
+        let setup = pos.to_setup();
+        let mut m = setup.clone();
+        for (i, p) in setup.board.iter().enumerate() {
+            m.board[62 - i] = p.map(|p| Piece {
+                color: !p.color,
+                ..p
+            });
+        }
+        m.turn = !setup.turn;
+        Position::from_setup(&m, *pos.rules()).expect("a mirrored position is valid")
+    }
+
+    #[test]
+    fn the_evaluation_favours_neither_colour() {
+        // Positions of random games (captures, raids, animals at the traps and in the water):
+        // each scores the same, for its side to move, as its mirror image, in the full
+        // evaluation and in the search's table-driven one.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rand = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut checked = 0;
+        for rules in [
+            Rules::STANDARD,
+            "wolf_over_dog".parse::<Rules>().expect("a rule set"),
+            "no_rivers".parse::<Rules>().expect("a rule set"),
+        ] {
+            let table = EvalTable::new(&WEIGHTS, &rules);
+            for _ in 0..40 {
+                let mut pos = Position::start(rules);
+                for _ in 0..120 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() || pos.is_finished() {
+                        break;
+                    }
+                    let twin = mirrored(&pos);
+                    assert_eq!(mirrored(&twin), pos);
+                    assert_eq!(evaluate(&pos), evaluate(&twin), "{pos:?} against {twin:?}");
+                    assert_eq!(table.evaluate(&pos), table.evaluate(&twin), "{pos:?}");
+                    checked += 1;
+                    // Captures when there are any, half the time, so that games thin out.
+                    let captures: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| pos.is_capture(m))
+                        .collect();
+                    let m = if !captures.is_empty() && rand(2) == 0 {
+                        captures[rand(captures.len())]
+                    } else {
+                        moves[rand(moves.len())]
+                    };
+                    pos.play(m).expect("a legal move");
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked} positions");
+    }
+
     #[test]
     fn start_position_is_balanced() {
         let pos = Position::start(Rules::STANDARD);
