@@ -279,7 +279,7 @@ fn move_overhead_is_an_option() {
 fn malformed_go_arguments_name_what_is_wrong() {
     let out = session(
         "position startpos\n\
-         go searchmoves a3a4\n\
+         go ponder\n\
          go depth\n\
          go nodes many\n\
          go depth 2 movetime -5\n\
@@ -293,7 +293,7 @@ fn malformed_go_arguments_name_what_is_wrong() {
     assert_eq!(
         errors,
         [
-            "info string error: unknown `go` parameter `searchmoves`",
+            "info string error: unknown `go` parameter `ponder`",
             "info string error: `go depth` needs a value",
             "info string error: `go nodes` needs a whole number, not `many`",
             "info string error: `go movetime` needs a whole number, not `-5`",
@@ -303,4 +303,109 @@ fn malformed_go_arguments_name_what_is_wrong() {
     // Only the well-formed `go` searched.
     let bests = out.iter().filter(|l| l.starts_with("bestmove ")).count();
     assert_eq!(bests, 1, "{out:#?}");
+}
+
+#[test]
+fn searchmoves_limits_the_moves_searched() {
+    // From the start, the engine's own choice at depth 6 is one move; asked to choose among two
+    // others (written both ways), it plays one of them, and it reports only lines that start
+    // with one of them.
+    let free = session("position startpos\ngo depth 6\nquit\n");
+    let own = free
+        .iter()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a best move")
+        .to_string();
+    let others: Vec<&str> = ["a1a2", "g1f1", "e3d3", "c3d3"]
+        .into_iter()
+        .filter(|m| *m != own)
+        .take(2)
+        .collect();
+    let out = session(&format!(
+        "position startpos\ngo depth 6 searchmoves {} {}\nquit\n",
+        others[0], others[1]
+    ));
+    let best = out
+        .iter()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a best move");
+    assert!(others.contains(&best), "{best} not in {others:?}: {out:#?}");
+    for line in out.iter().filter(|l| l.starts_with("info depth")) {
+        let first = line
+            .split(" pv ")
+            .nth(1)
+            .and_then(|pv| pv.split(' ').next());
+        assert!(
+            first.is_some_and(|m| others.contains(&m)),
+            "{line} strays from {others:?}"
+        );
+    }
+    // The list may come first, and in the game's move text; a single move is played as given.
+    let out = session("position startpos moves g3g4\ngo searchmoves Lb9 depth 3\nquit\n");
+    assert!(out.iter().any(|l| l == "bestmove a9b9"), "{out:#?}");
+}
+
+#[test]
+fn searchmoves_rejects_what_is_not_a_legal_move() {
+    let out = session(
+        "position startpos\n\
+         go searchmoves\n\
+         go searchmoves a1a3 depth 2\n\
+         go depth 2 searchmoves a1a2 x\n\
+         go searchmoves a1a2 a7a6 depth 2\n\
+         quit\n",
+    );
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 4, "{out:#?}");
+    assert_eq!(
+        errors[0],
+        "info string error: `go searchmoves` needs at least one move"
+    );
+    assert!(errors[1].contains("a3"), "{}", errors[1]);
+    assert!(errors[2].contains("`x`"), "{}", errors[2]);
+    assert!(errors[3].contains("blue's"), "{}", errors[3]);
+    // None of them searched.
+    assert!(!out.iter().any(|l| l.starts_with("bestmove ")), "{out:#?}");
+
+    // A move the position allows but §7 forbids after this game's shuttling: found by playing
+    // the shuttle in a `Game` until the rules take one of the position's moves away.
+    let mut game = Game::new(Rules::STANDARD);
+    let shuttle = ["a1b1", "a9b9", "b1a1", "b9a9"];
+    let mut played = Vec::new();
+    let forbidden = (0..40)
+        .find_map(|i| {
+            let pos = *game.position();
+            if let Some(&m) = pos
+                .legal_moves()
+                .iter()
+                .find(|&&m| !game.legal_moves().contains(m))
+            {
+                return Some(m);
+            }
+            let m = shuttle[i % 4]
+                .parse::<MoveText>()
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            game.play(m).unwrap();
+            played.push(shuttle[i % 4]);
+            None
+        })
+        .expect("§7 forbids a shuttle move");
+    let out = session(&format!(
+        "position startpos moves {}\ngo depth 2 searchmoves {forbidden}\nquit\n",
+        played.join(" ")
+    ));
+    let error = out
+        .iter()
+        .find(|l| l.starts_with("info string error: "))
+        .unwrap_or_else(|| panic!("no error: {out:#?}"));
+    assert!(
+        error.contains(&format!("illegal move {forbidden}")) && error.contains("7"),
+        "{error}"
+    );
+    assert!(!out.iter().any(|l| l.starts_with("bestmove ")), "{out:#?}");
 }

@@ -116,7 +116,7 @@ impl Engine {
             self.wait();
         }
         self.stop.store(false, Ordering::Relaxed);
-        let legal = game.legal_moves();
+        let legal = root_moves(game, &limits);
         let pos = *game.position();
         let hashes = History::of(game);
         let tt = Arc::clone(&self.tt);
@@ -197,6 +197,24 @@ impl Drop for Engine {
             // search thread has already reported its own.
             let _ = handle.join();
         }
+    }
+}
+
+/// The moves a search of `game` considers: its legal moves, or those of them that
+/// [`Limits::search_moves`] names (all of them when it names none that is legal).
+fn root_moves(game: &Game, limits: &Limits) -> MoveList {
+    let legal = game.legal_moves();
+    match &limits.search_moves {
+        Some(wanted) => {
+            let mut chosen = legal;
+            chosen.retain(|m| wanted.contains(m));
+            if chosen.is_empty() {
+                legal
+            } else {
+                chosen
+            }
+        }
+        None => legal,
     }
 }
 

@@ -31,6 +31,7 @@ mod tt;
 
 pub use engine::{analyze, choose_move, Engine, StopHandle};
 
+use jungle::MoveList;
 use std::fmt;
 use std::time::Duration;
 
@@ -85,6 +86,9 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until [`Engine::stop`] (no other bound applies).
     pub infinite: bool,
+    /// Consider only these moves at the root (the protocol's `go searchmoves`). Those that are
+    /// not legal in the game are left out; when none is legal, every legal move is searched.
+    pub search_moves: Option<MoveList>,
 }
 
 /// Progress of a search, sent after every completed iteration.

@@ -5,7 +5,7 @@
 //! with `info string error: …` and never ends the session.
 
 use crate::{eval, Clock, Engine, EngineOptions, Limits, SearchInfo};
-use jungle::{perft_divide, Color, Game, Jfen, MoveText, Position, Rules};
+use jungle::{perft_divide, Color, Game, Jfen, MoveList, MoveText, Position, Rules};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -16,6 +16,20 @@ use std::time::Duration;
 pub const NAME: &str = concat!("Jungle ", env!("CARGO_PKG_VERSION"));
 /// The deepest `perft` the protocol accepts (deeper counts take minutes).
 pub const MAX_PERFT: u32 = 6;
+
+/// The names of `go`'s parameters (`searchmoves` takes the words up to the next of them).
+const GO_PARAMETERS: [&str; 10] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+    "searchmoves",
+];
 
 /// A line sink shared between the protocol loop and the search thread.
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -414,6 +428,19 @@ impl Session {
                 i += 1;
                 continue;
             }
+            if key == "searchmoves" {
+                // The moves run up to the next parameter's name.
+                let end = args[i + 1..]
+                    .iter()
+                    .position(|a| GO_PARAMETERS.contains(a))
+                    .map_or(args.len(), |k| i + 1 + k);
+                match self.search_moves(&args[i + 1..end]) {
+                    Ok(list) => limits.search_moves = Some(list),
+                    Err(e) => return self.error(e),
+                }
+                i = end;
+                continue;
+            }
             let slot = match key {
                 "depth" => 0,
                 "nodes" => 1,
@@ -450,7 +477,12 @@ impl Session {
                 moves_to_go: movestogo,
             });
         }
-        if args.is_empty() {
+        // Without a bound (`go`, `go searchmoves …`) the search runs until `stop`.
+        if limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.is_none()
+        {
             limits.infinite = true;
         }
         if let Some(o) = self.game.outcome() {
@@ -466,6 +498,33 @@ impl Session {
             limits,
             Box::new(move |info| say(&out, &info_line(info))),
         );
+    }
+
+    /// The moves of `go searchmoves`: each must be legal in the current game (§7 included).
+    fn search_moves(&self, texts: &[&str]) -> Result<MoveList, String> {
+        if texts.is_empty() {
+            return Err("`go searchmoves` needs at least one move".into());
+        }
+        let legal = self.game.legal_moves();
+        let mut list = MoveList::new();
+        for text in texts {
+            let m = text
+                .parse::<MoveText>()
+                .map_err(|e| e.to_string())
+                .and_then(|t| t.to_move(self.game.position()).map_err(|e| e.to_string()))
+                .map_err(|e| format!("`go searchmoves`: {e}"))?;
+            if !legal.contains(m) {
+                let why = self
+                    .game
+                    .illegal_reason(m)
+                    .unwrap_or_else(|| "a pass is not searched".into());
+                return Err(format!("`go searchmoves`: illegal move {m}: {why}"));
+            }
+            if !list.contains(m) {
+                list.push(m);
+            }
+        }
+        Ok(list)
     }
 
     fn perft(&mut self, args: &[&str]) {

@@ -1,6 +1,6 @@
 //! The facade's promises: legal moves, stop/wait, limits.
 
-use jungle::{Game, Jfen, Rules};
+use jungle::{Game, Jfen, Move, MoveList, MoveText, Rules};
 use jungle_engine::{analyze, choose_move, Engine, EngineOptions, Limits, Score};
 use std::time::Duration;
 
@@ -105,4 +105,41 @@ fn info_callback_sees_every_iteration() {
     let r = e.wait();
     assert_eq!(*depths.lock().unwrap(), vec![1, 2, 3, 4, 5]);
     assert_eq!(r.depth, 5);
+}
+
+#[test]
+fn search_moves_restrict_the_root() {
+    // Red's Dog can enter the den at once (d8d9); told to consider only stepping aside, the
+    // search plays the step, whatever it wins elsewhere.
+    let pos = Jfen::parse_position("7/3D3/7/7/7/7/7/7/l6 r 0 1", Rules::STANDARD).unwrap();
+    let game = Game::from_position(pos);
+    // Read as coordinates alone, so that a move of an animal that is not there (a9a8, Blue's
+    // Lion) can be named too.
+    let list = |moves: &[&str]| {
+        let mut l = MoveList::new();
+        for m in moves {
+            match m.parse::<MoveText>().unwrap() {
+                MoveText::Coord { from, to } => l.push(Move::new(from, to)),
+                other => panic!("{other:?} is not a coordinate move"),
+            }
+        }
+        Some(l)
+    };
+    let mut e = Engine::new(EngineOptions::default());
+    let limits = |search_moves| Limits {
+        depth: Some(4),
+        search_moves,
+        ..Limits::default()
+    };
+    let r = e.search(&game, limits(list(&["d8c8"])));
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d8c8"));
+    assert_eq!(r.pv.first().copied(), r.best);
+    let r = e.search(&game, limits(list(&["d8e8", "d8c8", "d8d7"])));
+    let best = r.best.unwrap().to_string();
+    assert!(["d8e8", "d8c8", "d8d7"].contains(&best.as_str()), "{best}");
+    // Moves that are not legal here are left out; when none is left, every move is searched.
+    let r = e.search(&game, limits(list(&["a9a8", "d8e8"])));
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d8e8"));
+    let r = e.search(&game, limits(list(&["a9a8"])));
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d8d9"));
 }

@@ -99,6 +99,15 @@ pub struct MoveList {
     len: usize,
 }
 
+/// Lists are equal when they hold the same moves in the same order.
+impl PartialEq for MoveList {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for MoveList {}
+
 impl Default for MoveList {
     fn default() -> Self {
         MoveList {
