@@ -279,7 +279,7 @@ fn move_overhead_is_an_option() {
 fn malformed_go_arguments_name_what_is_wrong() {
     let out = session(
         "position startpos\n\
-         go ponder\n\
+         go pondr\n\
          go depth\n\
          go nodes many\n\
          go depth 2 movetime -5\n\
@@ -293,7 +293,7 @@ fn malformed_go_arguments_name_what_is_wrong() {
     assert_eq!(
         errors,
         [
-            "info string error: unknown `go` parameter `ponder`",
+            "info string error: unknown `go` parameter `pondr`",
             "info string error: `go depth` needs a value",
             "info string error: `go nodes` needs a whole number, not `many`",
             "info string error: `go movetime` needs a whole number, not `-5`",
@@ -408,4 +408,84 @@ fn searchmoves_rejects_what_is_not_a_legal_move() {
         "{error}"
     );
     assert!(!out.iter().any(|l| l.starts_with("bestmove ")), "{out:#?}");
+}
+
+/// The position of the line in `out` that satisfies `f`.
+fn line_of(out: &[String], f: impl Fn(&str) -> bool) -> usize {
+    out.iter()
+        .position(|l| f(l))
+        .unwrap_or_else(|| panic!("no such line: {out:#?}"))
+}
+
+#[test]
+fn a_pondering_search_answers_only_after_ponderhit_or_stop() {
+    // The search to depth 2 ends long before the input does, but its `bestmove` waits for
+    // `ponderhit`: the `isready` sent between them is answered first.
+    let out = session(
+        "setoption name Ponder value true\n\
+         position startpos moves g3g4\n\
+         go ponder depth 2\n\
+         isready\n\
+         ponderhit\n\
+         isready\n\
+         quit\n",
+    );
+    let ready = line_of(&out, |l| l == "readyok");
+    let best = line_of(&out, |l| l.starts_with("bestmove "));
+    assert!(ready < best, "{out:#?}");
+    // With the `Ponder` option on, `bestmove` names the reply it expects, legal after its move.
+    let words: Vec<&str> = out[best].split(' ').collect();
+    assert_eq!(words.len(), 4, "{}", out[best]);
+    assert_eq!(words[2], "ponder");
+    assert!(is_legal_after(&["g3g4"], words[1]), "{}", out[best]);
+    assert!(
+        is_legal_after(&["g3g4", words[1]], words[3]),
+        "{}",
+        out[best]
+    );
+
+    // `stop` ends a pondering search too (its time never began to count); without the option
+    // `bestmove` names only the move. A `ponderhit` with nothing pondering is an error.
+    let out = session(
+        "position startpos\n\
+         go ponder wtime 100000 btime 100000\n\
+         isready\n\
+         stop\n\
+         ponderhit\n\
+         setoption name Ponder value maybe\n\
+         quit\n",
+    );
+    let ready = line_of(&out, |l| l == "readyok");
+    let best = line_of(&out, |l| l.starts_with("bestmove "));
+    assert!(ready < best, "{out:#?}");
+    assert_eq!(out[best].split(' ').count(), 2, "{}", out[best]);
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "info string error: `ponderhit` without a pondering search (`go ponder …`)",
+            "info string error: option Ponder is `true` or `false`, not `maybe`",
+        ],
+        "{out:#?}"
+    );
+}
+
+#[test]
+fn go_infinite_answers_only_after_stop_even_at_a_capped_level() {
+    // Level 1 caps the search at a few nodes, so the search itself ends at once; `go infinite`
+    // must still hold its `bestmove` until `stop`.
+    let out = session(
+        "setoption name Level value 1\n\
+         position startpos\n\
+         go infinite\n\
+         isready\n\
+         stop\n\
+         quit\n",
+    );
+    let ready = line_of(&out, |l| l == "readyok");
+    let best = line_of(&out, |l| l.starts_with("bestmove "));
+    assert!(ready < best, "{out:#?}");
 }

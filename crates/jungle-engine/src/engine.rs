@@ -5,14 +5,14 @@ use crate::level;
 use crate::search::{
     order_root, to_score, History, RootResult, Searcher, Shared, INF, MATE, MATE_BOUND, MAX_DEPTH,
 };
-use crate::timeman::Deadline;
+use crate::timeman::{Deadline, TimeBase};
 use crate::tt::Tt;
 use crate::{EngineOptions, Limits, Score, SearchInfo, SearchResult, MAX_HASH_MB};
 use jungle::{Game, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The info callback of a search.
 type InfoFn = Box<dyn FnMut(&SearchInfo) + Send>;
@@ -22,14 +22,37 @@ const ASPIRATION: i32 = 40;
 /// From this depth on the root uses aspiration windows.
 const ASPIRATION_DEPTH: u32 = 4;
 
+/// An engine's stop requests.
+#[derive(Debug, Default)]
+struct StopFlags {
+    /// Ends the running search: set by the caller, and by the search itself when its main thread
+    /// is done (so that the helper threads end too).
+    search: AtomicBool,
+    /// Set by the caller alone: a search that must wait for its caller before it answers
+    /// (`go infinite`, a pondering search) waits for this.
+    asked: AtomicBool,
+}
+
+impl StopFlags {
+    fn raise(&self) {
+        self.asked.store(true, Ordering::Relaxed);
+        self.search.store(true, Ordering::Relaxed);
+    }
+
+    fn clear(&self) {
+        self.asked.store(false, Ordering::Relaxed);
+        self.search.store(false, Ordering::Relaxed);
+    }
+}
+
 /// A cloneable handle that stops the engine's current search from any thread.
 #[derive(Debug, Clone)]
-pub struct StopHandle(Arc<AtomicBool>);
+pub struct StopHandle(Arc<StopFlags>);
 
 impl StopHandle {
     /// Asks the current search to end soon; [`Engine::wait`] then returns its best move.
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.raise();
     }
 }
 
@@ -50,8 +73,10 @@ impl StopHandle {
 pub struct Engine {
     options: EngineOptions,
     tt: Arc<Tt>,
-    stop: Arc<AtomicBool>,
+    stop: Arc<StopFlags>,
     running: Option<(JoinHandle<SearchResult>, MoveList)>,
+    /// The time base of the running search (for [`Engine::ponderhit`]).
+    time: Option<Arc<TimeBase>>,
     last: SearchResult,
     searches: u64,
 }
@@ -74,8 +99,9 @@ impl Engine {
         Engine {
             tt: Arc::new(Tt::new(options.hash_mb)),
             options,
-            stop: Arc::new(AtomicBool::new(false)),
+            stop: Arc::new(StopFlags::default()),
             running: None,
+            time: None,
             last: SearchResult::default(),
             searches: 0,
         }
@@ -110,12 +136,17 @@ impl Engine {
 
     /// Starts searching `game` in the background and returns at once. `on_info` is called from the
     /// search thread after every completed iteration. A search already running is stopped first.
-    pub fn go(&mut self, game: &Game, limits: Limits, on_info: Box<dyn FnMut(&SearchInfo) + Send>) {
+    pub fn go(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        mut on_info: Box<dyn FnMut(&SearchInfo) + Send>,
+    ) {
         if self.running.is_some() {
             self.stop();
             self.wait();
         }
-        self.stop.store(false, Ordering::Relaxed);
+        self.stop.clear();
         let legal = root_moves(game, &limits);
         let pos = *game.position();
         let hashes = History::of(game);
@@ -124,15 +155,38 @@ impl Engine {
         let options = self.options;
         self.searches += 1;
         let seed = fresh_seed();
+        let time = Arc::new(TimeBase::new(limits.ponder));
+        self.time = Some(Arc::clone(&time));
         let handle = std::thread::Builder::new()
             .name("jungle-search".into())
             .spawn(move || {
-                run(
-                    pos, legal, hashes, limits, options, &tt, &stop, on_info, seed,
-                )
+                let result = search_threads(
+                    &pos,
+                    &legal,
+                    hashes,
+                    &limits,
+                    options,
+                    &tt,
+                    &stop.search,
+                    &mut on_info,
+                    seed,
+                    &time,
+                );
+                // `go infinite` answers only when asked to stop, a pondering search only when
+                // asked to stop or told `ponderhit`.
+                while (limits.infinite || time.pondering()) && !stop.asked.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                result
             })
             .expect("the search thread starts");
         self.running = Some((handle, legal));
+    }
+
+    /// The opponent played the move a pondering search ([`Limits::ponder`]) expected: its time
+    /// bounds count from now and it ends by them. False when no search is pondering.
+    pub fn ponderhit(&self) -> bool {
+        self.running.is_some() && self.time.as_ref().is_some_and(|t| t.ponderhit())
     }
 
     /// Whether a search is still running (its result not yet ready).
@@ -147,7 +201,7 @@ impl Engine {
 
     /// Ends the current search soon (its best move so far is kept).
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.raise();
     }
 
     /// A handle with which another thread can stop searches of this engine.
@@ -228,40 +282,6 @@ fn sanitize(mut o: EngineOptions) -> EngineOptions {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run(
-    pos: Position,
-    legal: MoveList,
-    hashes: History,
-    limits: Limits,
-    options: EngineOptions,
-    tt: &Tt,
-    stop: &AtomicBool,
-    mut on_info: InfoFn,
-    seed: u64,
-) -> SearchResult {
-    let start = Instant::now();
-    let result = search_threads(
-        &pos,
-        &legal,
-        hashes,
-        &limits,
-        options,
-        tt,
-        stop,
-        &mut on_info,
-        seed,
-        start,
-    );
-    if limits.infinite {
-        // `go infinite` reports its move only after `stop`.
-        while !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
-    result
-}
-
-#[allow(clippy::too_many_arguments)]
 fn search_threads(
     pos: &Position,
     legal: &MoveList,
@@ -272,7 +292,7 @@ fn search_threads(
     stop: &AtomicBool,
     on_info: &mut InfoFn,
     seed: u64,
-    start: Instant,
+    time: &TimeBase,
 ) -> SearchResult {
     if legal.is_empty() {
         return SearchResult::default();
@@ -297,7 +317,7 @@ fn search_threads(
         tt,
         stop,
         nodes: AtomicU64::new(0),
-        start,
+        time,
         deadline: Deadline::from_limits(limits, options.move_overhead),
         node_limit,
         max_depth,
@@ -407,7 +427,7 @@ fn iterate(
         }
         let score = r.score;
         best = Some(r);
-        if !limits.infinite {
+        if !limits.infinite && !s.pondering() {
             // A forced end found with enough depth to trust it, or a single legal move under a
             // clock: nothing more to learn.
             if score.abs() >= MATE_BOUND && depth as i32 >= MATE - score.abs() + 2 {

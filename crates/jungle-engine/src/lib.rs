@@ -86,6 +86,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until [`Engine::stop`] (no other bound applies).
     pub infinite: bool,
+    /// Ponder: search the position (the one after the move the opponent is expected to play)
+    /// with no time bound until [`Engine::ponderhit`] says the opponent played it, from when the
+    /// time bounds count; the result waits for `ponderhit` or [`Engine::stop`].
+    pub ponder: bool,
     /// Consider only these moves at the root (the protocol's `go searchmoves`). Those that are
     /// not legal in the game are left out; when none is legal, every legal move is searched.
     pub search_moves: Option<MoveList>,

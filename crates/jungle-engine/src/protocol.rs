@@ -18,7 +18,7 @@ pub const NAME: &str = concat!("Jungle ", env!("CARGO_PKG_VERSION"));
 pub const MAX_PERFT: u32 = 6;
 
 /// The names of `go`'s parameters (`searchmoves` takes the words up to the next of them).
-const GO_PARAMETERS: [&str; 10] = [
+const GO_PARAMETERS: [&str; 11] = [
     "depth",
     "nodes",
     "movetime",
@@ -28,6 +28,7 @@ const GO_PARAMETERS: [&str; 10] = [
     "binc",
     "movestogo",
     "infinite",
+    "ponder",
     "searchmoves",
 ];
 
@@ -125,7 +126,7 @@ pub fn run(input: mpsc::Receiver<String>, output: Box<dyn Write + Send>) {
                         session.drain(&mut queued);
                         break;
                     }
-                    "stop" => {
+                    "stop" | "ponderhit" => {
                         session.command(&line);
                     }
                     "isready" if queued.is_empty() => {
@@ -157,7 +158,12 @@ struct Session {
     options: EngineOptions,
     rules: Rules,
     game: Game,
+    /// The running search ends only by `stop` (`go infinite`, or a search still pondering).
     infinite: bool,
+    /// Whether the running search was `go infinite` (it stays unbounded after `ponderhit`).
+    infinite_after_ponder: bool,
+    /// The `Ponder` option: `bestmove` names the expected reply (`ponder <move>`).
+    ponder_option: bool,
 }
 
 impl Session {
@@ -170,6 +176,8 @@ impl Session {
             rules: Rules::STANDARD,
             game: Game::new(Rules::STANDARD),
             infinite: false,
+            infinite_after_ponder: false,
+            ponder_option: false,
         }
     }
 
@@ -212,9 +220,12 @@ impl Session {
             return;
         }
         let r = self.engine.wait();
-        match r.best {
-            Some(m) => say(&self.out, &format!("bestmove {m}")),
-            None => say(&self.out, "bestmove (none)"),
+        match (r.best, r.pv.get(1)) {
+            (Some(m), Some(reply)) if self.ponder_option && r.pv.first() == Some(&m) => {
+                say(&self.out, &format!("bestmove {m} ponder {reply}"))
+            }
+            (Some(m), _) => say(&self.out, &format!("bestmove {m}")),
+            (None, _) => say(&self.out, "bestmove (none)"),
         }
     }
 
@@ -257,6 +268,7 @@ impl Session {
                         crate::MAX_MOVE_OVERHEAD.as_millis()
                     ),
                 );
+                say(&self.out, "option name Ponder type check default false");
                 say(&self.out, "option name Rules type string default standard");
                 say(
                     &self.out,
@@ -272,6 +284,13 @@ impl Session {
             "stop" => {
                 self.engine.stop();
                 self.finish_search();
+            }
+            "ponderhit" => {
+                if self.engine.ponderhit() {
+                    self.infinite = self.infinite_after_ponder;
+                } else {
+                    self.error("`ponderhit` without a pondering search (`go ponder …`)");
+                }
             }
             _ if busy => self.error(format!("`{cmd}` while searching; send `stop` first")),
             "ucinewgame" => {
@@ -374,6 +393,13 @@ impl Session {
                 }
                 Err(e) => return self.error(e),
             },
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.ponder_option = true,
+                "false" => self.ponder_option = false,
+                _ => {
+                    return self.error(format!("option Ponder is `true` or `false`, not `{value}`"))
+                }
+            },
             "weights" => match value.parse::<eval::Weights>() {
                 Ok(w) => o.weights = w,
                 Err(e) => return self.error(format!("option Weights: {e}")),
@@ -423,8 +449,12 @@ impl Session {
         let mut i = 0;
         while i < args.len() {
             let key = args[i];
-            if key == "infinite" {
-                limits.infinite = true;
+            if key == "infinite" || key == "ponder" {
+                if key == "infinite" {
+                    limits.infinite = true;
+                } else {
+                    limits.ponder = true;
+                }
                 i += 1;
                 continue;
             }
@@ -491,7 +521,8 @@ impl Session {
                 &format!("info string game over: {} {o}", o.result_str()),
             );
         }
-        self.infinite = limits.infinite;
+        self.infinite = limits.infinite || limits.ponder;
+        self.infinite_after_ponder = limits.infinite;
         let out = Arc::clone(&self.out);
         self.engine.go(
             &self.game,

@@ -20,12 +20,11 @@
 //! reached without that history.
 
 use crate::eval::{material, material_under, EvalTable, Material};
-use crate::timeman::Deadline;
+use crate::timeman::{Deadline, TimeBase};
 use crate::tt::{Bound, Tt};
 use crate::{Score, SearchInfo};
 use jungle::{Bitboard, Game, Move, MoveList, Piece, Position, Role, Rules, Square, REACH};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 /// Scores at or beyond this magnitude are forced ends.
 pub(crate) const MATE: i32 = 30_000;
@@ -99,7 +98,8 @@ pub(crate) struct Shared<'a> {
     pub tt: &'a Tt,
     pub stop: &'a AtomicBool,
     pub nodes: AtomicU64,
-    pub start: Instant,
+    /// When the search began, and when its time began to count (later for a pondering search).
+    pub time: &'a TimeBase,
     pub deadline: Deadline,
     pub node_limit: Option<u64>,
     pub max_depth: u32,
@@ -493,7 +493,12 @@ impl<'a> Searcher<'a> {
                         return true;
                     }
                 }
-                if self.shared.deadline.hard_passed(self.shared.start) {
+                if self
+                    .shared
+                    .time
+                    .used()
+                    .is_some_and(|used| self.shared.deadline.hard_passed(used))
+                {
                     self.stopped = true;
                     self.shared.stop.store(true, Ordering::Relaxed);
                     return true;
@@ -1191,7 +1196,7 @@ impl<'a> Searcher<'a> {
     /// Builds a [`SearchInfo`] for a finished iteration.
     pub fn info(&self, r: &RootResult) -> SearchInfo {
         let nodes = self.total_nodes();
-        let time = self.shared.start.elapsed();
+        let time = self.shared.time.elapsed();
         let micros = time.as_micros().max(1) as u64;
         SearchInfo {
             depth: r.depth,
@@ -1259,9 +1264,17 @@ impl Searcher<'_> {
         self.shared.tt
     }
 
-    /// Whether the soft time bound has passed.
+    /// Whether the soft time bound has passed (never while the search ponders).
     pub fn soft_deadline_passed(&self) -> bool {
-        self.shared.deadline.soft_passed(self.shared.start)
+        self.shared
+            .time
+            .used()
+            .is_some_and(|used| self.shared.deadline.soft_passed(used))
+    }
+
+    /// Whether the search still ponders: then it ends only by `stop` or its depth or node limit.
+    pub fn pondering(&self) -> bool {
+        self.shared.time.pondering()
     }
 }
 
@@ -1448,11 +1461,12 @@ mod tests {
             let rules: Rules = rules.parse().unwrap();
             let tt = Tt::new(1);
             let stop = AtomicBool::new(false);
+            let time = TimeBase::new(false);
             let shared = Shared {
                 tt: &tt,
                 stop: &stop,
                 nodes: AtomicU64::new(0),
-                start: Instant::now(),
+                time: &time,
                 deadline: Deadline::from_limits(
                     &crate::Limits::default(),
                     std::time::Duration::ZERO,

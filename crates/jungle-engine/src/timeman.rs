@@ -2,6 +2,7 @@
 //! and a hard bound (stop the search at once).
 
 use crate::Limits;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Time kept back from every budget for the move to travel (process pipes, the server) unless
@@ -49,16 +50,72 @@ impl Deadline {
         d
     }
 
-    /// Whether the hard bound has passed for a search that began at `start`.
+    /// Whether the hard bound has passed after `used` of the search's time.
     #[inline]
-    pub fn hard_passed(&self, start: Instant) -> bool {
-        self.hard.is_some_and(|h| start.elapsed() >= h)
+    pub fn hard_passed(&self, used: Duration) -> bool {
+        self.hard.is_some_and(|h| used >= h)
     }
 
-    /// Whether the soft bound has passed.
+    /// Whether the soft bound has passed after `used` of the search's time.
     #[inline]
-    pub fn soft_passed(&self, start: Instant) -> bool {
-        self.soft.is_some_and(|s| start.elapsed() >= s)
+    pub fn soft_passed(&self, used: Duration) -> bool {
+        self.soft.is_some_and(|s| used >= s)
+    }
+}
+
+/// When a search's time began to count: at its start, or, for a search that ponders
+/// ([`crate::Limits::ponder`]), at [`TimeBase::ponderhit`]. Until then no time bound applies.
+#[derive(Debug)]
+pub struct TimeBase {
+    start: Instant,
+    /// Nanoseconds after `start` at which the time began to count; [`TimeBase::PONDERING`] until
+    /// then.
+    from: AtomicU64,
+}
+
+impl TimeBase {
+    const PONDERING: u64 = u64::MAX;
+
+    /// A search starting now; its time counts from now unless it `ponder`s.
+    pub fn new(ponder: bool) -> TimeBase {
+        TimeBase {
+            start: Instant::now(),
+            from: AtomicU64::new(if ponder { Self::PONDERING } else { 0 }),
+        }
+    }
+
+    /// The time since the search began (pondering included).
+    #[inline]
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The time the search has used of its budget; `None` while it ponders.
+    #[inline]
+    pub fn used(&self) -> Option<Duration> {
+        match self.from.load(Ordering::Relaxed) {
+            Self::PONDERING => None,
+            from => Some(
+                self.start
+                    .elapsed()
+                    .saturating_sub(Duration::from_nanos(from)),
+            ),
+        }
+    }
+
+    /// Whether the search still ponders.
+    #[inline]
+    pub fn pondering(&self) -> bool {
+        self.from.load(Ordering::Relaxed) == Self::PONDERING
+    }
+
+    /// The opponent played the move pondered on: the time counts from now. False when the
+    /// search was not pondering.
+    pub fn ponderhit(&self) -> bool {
+        let now = (self.start.elapsed().as_nanos() as u64).min(Self::PONDERING - 1);
+        self.from
+            .compare_exchange(Self::PONDERING, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
     }
 }
 
@@ -77,6 +134,26 @@ mod tests {
             }),
             ..Limits::default()
         }
+    }
+
+    #[test]
+    fn a_pondering_search_has_no_time_until_ponderhit() {
+        let t = TimeBase::new(true);
+        assert!(t.pondering());
+        assert_eq!(t.used(), None);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(t.ponderhit());
+        assert!(!t.pondering());
+        // The time counts from the hit, not from the start 20 ms before.
+        let used = t.used().expect("counting");
+        assert!(used < t.elapsed(), "{used:?} of {:?}", t.elapsed());
+        assert!(t.elapsed() >= Duration::from_millis(20));
+        assert!(!t.ponderhit(), "a second hit changes nothing");
+        // A search that does not ponder counts from its start and cannot be hit.
+        let t = TimeBase::new(false);
+        assert!(!t.pondering());
+        assert!(t.used().is_some());
+        assert!(!t.ponderhit());
     }
 
     #[test]

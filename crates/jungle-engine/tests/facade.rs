@@ -143,3 +143,27 @@ fn search_moves_restrict_the_root() {
     let r = e.search(&game, limits(list(&["a9a8"])));
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d8d9"));
 }
+
+#[test]
+fn a_pondering_search_waits_for_ponderhit_then_keeps_its_time() {
+    let game = Game::new(Rules::STANDARD);
+    let mut e = Engine::new(EngineOptions::default());
+    assert!(!e.ponderhit(), "nothing ponders yet");
+    e.go(
+        &game,
+        Limits {
+            ponder: true,
+            movetime: Some(Duration::from_millis(50)),
+            ..Limits::default()
+        },
+        Box::new(|_| {}),
+    );
+    // Far past its 50 ms, it still ponders: no time bound counts before `ponderhit`.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(e.is_running());
+    assert!(e.ponderhit());
+    assert!(!e.ponderhit(), "only once");
+    let r = e.wait();
+    assert!(game.legal_moves().contains(r.best.unwrap()));
+    assert!(!e.ponderhit(), "the search is over");
+}
