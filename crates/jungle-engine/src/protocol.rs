@@ -5,7 +5,7 @@
 //! with `info string error: …` and never ends the session.
 
 use crate::{eval, Clock, Engine, EngineOptions, Limits, SearchInfo};
-use jungle::{perft_divide, Color, Game, Jfen, MoveList, MoveText, Position, Rules};
+use jungle::{perft_divide, Color, Game, Jfen, Move, MoveList, MoveText, Position, Rules};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -17,8 +17,8 @@ pub const NAME: &str = concat!("Jungle ", env!("CARGO_PKG_VERSION"));
 /// The deepest `perft` the protocol accepts (deeper counts take minutes).
 pub const MAX_PERFT: u32 = 6;
 
-/// The names of `go`'s parameters (`searchmoves` takes the words up to the next of them).
-const GO_PARAMETERS: [&str; 11] = [
+/// `go`'s parameters that take a number, in the order `Session::go` keeps their values.
+const GO_NUMBERS: [&str; 8] = [
     "depth",
     "nodes",
     "movetime",
@@ -27,10 +27,16 @@ const GO_PARAMETERS: [&str; 11] = [
     "winc",
     "binc",
     "movestogo",
-    "infinite",
-    "ponder",
-    "searchmoves",
 ];
+/// `go`'s other parameters (`searchmoves` takes the words up to the next parameter's name).
+const GO_WORDS: [&str; 3] = ["infinite", "ponder", "searchmoves"];
+
+/// The move `text` (either notation) names in `game`'s position, or why it names none.
+fn read_move(game: &Game, text: &str) -> Result<Move, String> {
+    text.parse::<MoveText>()
+        .map_err(|e| e.to_string())
+        .and_then(|t| t.to_move(game.position()).map_err(|e| e.to_string()))
+}
 
 /// A line sink shared between the protocol loop and the search thread.
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
@@ -428,14 +434,9 @@ impl Session {
         };
         let mut game = Game::from_position(start);
         for text in moves {
-            let m = match text.parse::<MoveText>() {
-                Ok(t) => match t.to_move(game.position()) {
-                    Ok(m) => m,
-                    Err(e) => return self.error(e),
-                },
-                Err(e) => return self.error(e),
-            };
-            if let Err(e) = game.play(m) {
+            let played =
+                read_move(&game, text).and_then(|m| game.play(m).map_err(|e| e.to_string()));
+            if let Err(e) = played {
                 return self.error(e);
             }
         }
@@ -444,43 +445,34 @@ impl Session {
 
     fn go(&mut self, args: &[&str]) {
         let mut limits = Limits::default();
-        // depth nodes movetime wtime btime winc binc movestogo, as given.
+        // The numbers of `GO_NUMBERS`, as given.
         let mut values: [Option<u64>; 8] = [None; 8];
         let mut i = 0;
         while i < args.len() {
             let key = args[i];
-            if key == "infinite" || key == "ponder" {
-                if key == "infinite" {
-                    limits.infinite = true;
-                } else {
-                    limits.ponder = true;
+            match key {
+                "infinite" | "ponder" => {
+                    limits.infinite |= key == "infinite";
+                    limits.ponder |= key == "ponder";
+                    i += 1;
+                    continue;
                 }
-                i += 1;
-                continue;
-            }
-            if key == "searchmoves" {
-                // The moves run up to the next parameter's name.
-                let end = args[i + 1..]
-                    .iter()
-                    .position(|a| GO_PARAMETERS.contains(a))
-                    .map_or(args.len(), |k| i + 1 + k);
-                match self.search_moves(&args[i + 1..end]) {
-                    Ok(list) => limits.search_moves = Some(list),
-                    Err(e) => return self.error(e),
+                "searchmoves" => {
+                    let end = args[i + 1..]
+                        .iter()
+                        .position(|a| GO_NUMBERS.contains(a) || GO_WORDS.contains(a))
+                        .map_or(args.len(), |k| i + 1 + k);
+                    match self.search_moves(&args[i + 1..end]) {
+                        Ok(list) => limits.search_moves = Some(list),
+                        Err(e) => return self.error(e),
+                    }
+                    i = end;
+                    continue;
                 }
-                i = end;
-                continue;
+                _ => {}
             }
-            let slot = match key {
-                "depth" => 0,
-                "nodes" => 1,
-                "movetime" => 2,
-                "wtime" => 3,
-                "btime" => 4,
-                "winc" => 5,
-                "binc" => 6,
-                "movestogo" => 7,
-                _ => return self.error(format!("unknown `go` parameter `{key}`")),
+            let Some(slot) = GO_NUMBERS.iter().position(|&p| p == key) else {
+                return self.error(format!("unknown `go` parameter `{key}`"));
             };
             let Some(value) = args.get(i + 1) else {
                 return self.error(format!("`go {key}` needs a value"));
@@ -539,11 +531,7 @@ impl Session {
         let legal = self.game.legal_moves();
         let mut list = MoveList::new();
         for text in texts {
-            let m = text
-                .parse::<MoveText>()
-                .map_err(|e| e.to_string())
-                .and_then(|t| t.to_move(self.game.position()).map_err(|e| e.to_string()))
-                .map_err(|e| format!("`go searchmoves`: {e}"))?;
+            let m = read_move(&self.game, text).map_err(|e| format!("`go searchmoves`: {e}"))?;
             if !legal.contains(m) {
                 let why = self
                     .game
