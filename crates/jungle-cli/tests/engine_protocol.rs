@@ -417,11 +417,21 @@ fn line_of(out: &[String], f: impl Fn(&str) -> bool) -> usize {
         .unwrap_or_else(|| panic!("no such line: {out:#?}"))
 }
 
+/// Runs `script`, whose search must hold its answer: its first `readyok` comes before its
+/// `bestmove`. Returns the output and the index of the `bestmove` line.
+fn held_bestmove(script: &str) -> (Vec<String>, usize) {
+    let out = session(script);
+    let ready = line_of(&out, |l| l == "readyok");
+    let best = line_of(&out, |l| l.starts_with("bestmove "));
+    assert!(ready < best, "{out:#?}");
+    (out, best)
+}
+
 #[test]
 fn a_pondering_search_answers_only_after_ponderhit_or_stop() {
     // The search to depth 2 ends long before the input does, but its `bestmove` waits for
     // `ponderhit`: the `isready` sent between them is answered first.
-    let out = session(
+    let (out, best) = held_bestmove(
         "setoption name Ponder value true\n\
          position startpos moves g3g4\n\
          go ponder depth 2\n\
@@ -430,9 +440,6 @@ fn a_pondering_search_answers_only_after_ponderhit_or_stop() {
          isready\n\
          quit\n",
     );
-    let ready = line_of(&out, |l| l == "readyok");
-    let best = line_of(&out, |l| l.starts_with("bestmove "));
-    assert!(ready < best, "{out:#?}");
     // With the `Ponder` option on, `bestmove` names the reply it expects, legal after its move.
     let words: Vec<&str> = out[best].split(' ').collect();
     assert_eq!(words.len(), 4, "{}", out[best]);
@@ -446,7 +453,7 @@ fn a_pondering_search_answers_only_after_ponderhit_or_stop() {
 
     // `stop` ends a pondering search too (its time never began to count); without the option
     // `bestmove` names only the move. A `ponderhit` with nothing pondering is an error.
-    let out = session(
+    let (out, best) = held_bestmove(
         "position startpos\n\
          go ponder wtime 100000 btime 100000\n\
          isready\n\
@@ -455,9 +462,6 @@ fn a_pondering_search_answers_only_after_ponderhit_or_stop() {
          setoption name Ponder value maybe\n\
          quit\n",
     );
-    let ready = line_of(&out, |l| l == "readyok");
-    let best = line_of(&out, |l| l.starts_with("bestmove "));
-    assert!(ready < best, "{out:#?}");
     assert_eq!(out[best].split(' ').count(), 2, "{}", out[best]);
     let errors: Vec<&String> = out
         .iter()
@@ -477,7 +481,7 @@ fn a_pondering_search_answers_only_after_ponderhit_or_stop() {
 fn go_infinite_answers_only_after_stop_even_at_a_capped_level() {
     // Level 1 caps the search at a few nodes, so the search itself ends at once; `go infinite`
     // must still hold its `bestmove` until `stop`.
-    let out = session(
+    let (out, best) = held_bestmove(
         "setoption name Level value 1\n\
          position startpos\n\
          go infinite\n\
@@ -485,7 +489,8 @@ fn go_infinite_answers_only_after_stop_even_at_a_capped_level() {
          stop\n\
          quit\n",
     );
-    let ready = line_of(&out, |l| l == "readyok");
-    let best = line_of(&out, |l| l.starts_with("bestmove "));
-    assert!(ready < best, "{out:#?}");
+    assert!(
+        is_legal_after(&[], &out[best]["bestmove ".len()..]),
+        "{out:#?}"
+    );
 }
