@@ -26,6 +26,13 @@ fn session_bytes(script: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// The `info string error: …` lines of `out`.
+fn errors(out: &[String]) -> Vec<&String> {
+    out.iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect()
+}
+
 fn is_legal_after(moves: &[&str], best: &str) -> bool {
     let mut g = Game::new(Rules::STANDARD);
     for m in moves {
@@ -123,10 +130,7 @@ fn scripted_session() {
         "{out:#?}"
     );
     // Every malformed command got an error, and the session went on.
-    let errors = out
-        .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .count();
+    let errors = errors(&out).len();
     assert_eq!(errors, 5, "{out:#?}");
 }
 
@@ -249,10 +253,7 @@ fn move_overhead_is_an_option() {
             .any(|l| l == "option name MoveOverhead type spin default 15 min 0 max 5000"),
         "{out:#?}"
     );
-    let errors: Vec<&String> = out
-        .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .collect();
+    let errors = errors(&out);
     assert_eq!(errors.len(), 2, "{out:#?}");
     assert!(errors
         .iter()
@@ -286,10 +287,7 @@ fn malformed_go_arguments_name_what_is_wrong() {
          go depth 2\n\
          quit\n",
     );
-    let errors: Vec<&String> = out
-        .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .collect();
+    let errors = errors(&out);
     assert_eq!(
         errors,
         [
@@ -355,10 +353,7 @@ fn searchmoves_rejects_what_is_not_a_legal_move() {
          go searchmoves a1a2 a7a6 depth 2\n\
          quit\n",
     );
-    let errors: Vec<&String> = out
-        .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .collect();
+    let errors = errors(&out);
     assert_eq!(errors.len(), 4, "{out:#?}");
     assert_eq!(
         errors[0],
@@ -463,10 +458,7 @@ fn a_pondering_search_answers_only_after_ponderhit_or_stop() {
          quit\n",
     );
     assert_eq!(out[best].split(' ').count(), 2, "{}", out[best]);
-    let errors: Vec<&String> = out
-        .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .collect();
+    let errors = errors(&out);
     assert_eq!(
         errors,
         [
