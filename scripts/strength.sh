@@ -31,5 +31,5 @@ echo "started $(date -u '+%F %H:%M') UTC, Bench $("$TMP/jungle" bench 2>/dev/nul
   --engine "$TMP/jungle engine" --engine "$TMP/jungle engine" \
   --name full --name "L$LEVEL" \
   --option1 Hash=64 --option2 Hash=64 --option2 "Level=$LEVEL" \
-  --games "$GAMES" --movetime "$MOVETIME" --concurrency 2 --quiet --pgn "$PGN"
+  --games "$GAMES" --movetime "$MOVETIME" --concurrency 2 --quiet --host-speed --pgn "$PGN"
 echo "finished $(date -u '+%F %H:%M') UTC"

@@ -94,6 +94,11 @@ struct MatchOpts {
     /// Print only the summary, not one line per game.
     #[arg(long)]
     quiet: bool,
+    /// Measure the host's speed with `jungle bench` (one thread, to this depth; the bench's own
+    /// depth when none is given) before and after the games, and print both with the summary: results at a
+    /// time control follow the host's speed, which on a shared machine moves from hour to hour.
+    #[arg(long, value_name = "DEPTH", num_args = 0..=1)]
+    host_speed: Option<Option<u32>>,
 }
 
 /// Runs `jungle engine`: the text protocol on stdin/stdout.
@@ -141,6 +146,11 @@ fn parse_tc(s: &str) -> Result<TimeControl> {
         base,
         increment: secs(inc)?,
     })
+}
+
+/// The host's speed now: `jungle bench` to `depth`, in nodes per second.
+fn host_speed(depth: u32) -> Result<u64> {
+    Ok(engine_bench::run(depth.max(1), &mut std::io::sink())?.nps())
 }
 
 /// Runs `jungle match`.
@@ -212,6 +222,10 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
         None => None,
     };
     let mut pgn_error = None;
+    let speed_depth = a
+        .host_speed
+        .map(|d| d.unwrap_or(engine_bench::DEFAULT_DEPTH));
+    let speed_before = speed_depth.map(host_speed).transpose()?;
     let quiet = a.quiet;
     let tally = matches::run(&config, |r, t| {
         if !quiet {
@@ -238,6 +252,14 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
     })?;
     for line in matches::summary(&config, &tally) {
         println!("{line}");
+    }
+    if let (Some(depth), Some(before)) = (speed_depth, speed_before) {
+        let after = host_speed(depth)?;
+        println!(
+            "Host speed (jungle bench {depth}, one thread): {:.2} M nodes/s before the games, {:.2} M after",
+            before as f64 / 1e6,
+            after as f64 / 1e6
+        );
     }
     if let Some(e) = pgn_error {
         return Err(e).context("cannot write the game records");

@@ -269,3 +269,37 @@ fn nodes2_gives_the_second_engine_its_own_node_count() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--nodes"));
 }
+
+#[test]
+fn host_speed_is_measured_before_and_after_the_games() {
+    let pgn = temp("speed.pgn");
+    let out = one_opening_match(
+        "speed-suite.txt",
+        &[
+            "--games",
+            "2",
+            "--depth",
+            "2",
+            "--quiet",
+            "--host-speed",
+            "3",
+        ],
+        &pgn,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Host speed (jungle bench 3, one thread): "))
+        .unwrap_or_else(|| panic!("no host speed line: {text}"));
+    // "… 6.92 M nodes/s before the games, 6.81 M after": two positive speeds.
+    let speeds: Vec<f64> = line
+        .split(' ')
+        .filter_map(|w| w.parse::<f64>().ok())
+        .collect();
+    assert_eq!(speeds.len(), 2, "{line}");
+    assert!(speeds.iter().all(|&v| v > 0.0), "{line}");
+    // Without the option no bench runs and no such line is printed.
+    let out = one_opening_match("speed-suite2.txt", &["--games", "2", "--depth", "2"], &pgn);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("Host speed"));
+}
