@@ -95,8 +95,9 @@ struct MatchOpts {
     #[arg(long)]
     quiet: bool,
     /// Measure the host's speed with `jungle bench` (one thread, to this depth; the bench's own
-    /// depth when none is given) before and after the games, and print both with the summary: results at a
-    /// time control follow the host's speed, which on a shared machine moves from hour to hour.
+    /// depth when none is given) before and after the games, and print both with the summary:
+    /// results at a time control follow the host's speed, which on a shared machine moves from
+    /// hour to hour.
     #[arg(long, value_name = "DEPTH", num_args = 0..=1)]
     host_speed: Option<Option<u32>>,
 }

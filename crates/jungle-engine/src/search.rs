@@ -493,12 +493,7 @@ impl<'a> Searcher<'a> {
                         return true;
                     }
                 }
-                if self
-                    .shared
-                    .time
-                    .used()
-                    .is_some_and(|used| self.shared.deadline.hard_passed(used))
-                {
+                if self.shared.deadline.hard_passed(self.shared.time) {
                     self.stopped = true;
                     self.shared.stop.store(true, Ordering::Relaxed);
                     return true;
@@ -1266,10 +1261,7 @@ impl Searcher<'_> {
 
     /// Whether the soft time bound has passed (never while the search ponders).
     pub fn soft_deadline_passed(&self) -> bool {
-        self.shared
-            .time
-            .used()
-            .is_some_and(|used| self.shared.deadline.soft_passed(used))
+        self.shared.deadline.soft_passed(self.shared.time)
     }
 
     /// Whether the search still ponders: then it ends only by `stop` or its depth or node limit.

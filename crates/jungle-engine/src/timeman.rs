@@ -50,16 +50,22 @@ impl Deadline {
         d
     }
 
-    /// Whether the hard bound has passed after `used` of the search's time.
+    /// Whether the hard bound has passed for the search timed by `time` (never while it
+    /// ponders).
     #[inline]
-    pub fn hard_passed(&self, used: Duration) -> bool {
-        self.hard.is_some_and(|h| used >= h)
+    pub fn hard_passed(&self, time: &TimeBase) -> bool {
+        Self::passed(self.hard, time)
     }
 
-    /// Whether the soft bound has passed after `used` of the search's time.
+    /// Whether the soft bound has passed (never while the search ponders).
     #[inline]
-    pub fn soft_passed(&self, used: Duration) -> bool {
-        self.soft.is_some_and(|s| used >= s)
+    pub fn soft_passed(&self, time: &TimeBase) -> bool {
+        Self::passed(self.soft, time)
+    }
+
+    #[inline]
+    fn passed(bound: Option<Duration>, time: &TimeBase) -> bool {
+        bound.is_some_and(|b| time.used().is_some_and(|used| used >= b))
     }
 }
 
