@@ -277,6 +277,62 @@ fn move_overhead_is_an_option() {
 }
 
 #[test]
+fn multipv_reports_several_lines() {
+    let out = session(
+        "uci\n\
+         setoption name MultiPV value 0\n\
+         setoption name multipv value 65\n\
+         setoption name MultiPV value three\n\
+         setoption name MultiPV value 3\n\
+         position startpos\n\
+         go depth 5\n\
+         setoption name MultiPV value 1\n\
+         go depth 2\n\
+         quit\n",
+    );
+    assert!(
+        out.iter()
+            .any(|l| l == "option name MultiPV type spin default 1 min 1 max 64"),
+        "{out:#?}"
+    );
+    let errors = errors(&out);
+    assert_eq!(errors.len(), 3, "{out:#?}");
+    assert!(errors
+        .iter()
+        .all(|l| l.contains("takes a number from 1 to 64")));
+    // Three lines an iteration, numbered in order, each from a different first move; the best
+    // move is the first line's.
+    let first_go = line_of(&out, |l| l.starts_with("bestmove "));
+    let infos: Vec<&String> = out[..first_go]
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 15, "{out:#?}");
+    let field = |l: &str, name: &str| -> String {
+        let mut words = l.split(' ');
+        words.find(|w| *w == name);
+        words.next().unwrap_or_default().to_string()
+    };
+    for (k, l) in infos.iter().enumerate() {
+        assert_eq!(field(l, "depth"), (k / 3 + 1).to_string(), "{l}");
+        assert_eq!(field(l, "multipv"), (k % 3 + 1).to_string(), "{l}");
+    }
+    let last: Vec<String> = infos[12..].iter().map(|l| field(l, "pv")).collect();
+    assert!(
+        last[0] != last[1] && last[1] != last[2] && last[0] != last[2],
+        "{last:?}"
+    );
+    assert_eq!(out[first_go], format!("bestmove {}", last[0]));
+    // Back to one line: no `multipv` field.
+    let second: Vec<&String> = out[first_go + 1..]
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(second.len(), 2, "{out:#?}");
+    assert!(second.iter().all(|l| !l.contains("multipv")), "{second:#?}");
+}
+
+#[test]
 fn malformed_go_arguments_name_what_is_wrong() {
     let out = session(
         "position startpos\n\

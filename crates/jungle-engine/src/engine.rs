@@ -7,7 +7,9 @@ use crate::search::{
 };
 use crate::timeman::{Deadline, TimeBase};
 use crate::tt::Tt;
-use crate::{EngineOptions, Limits, Score, SearchInfo, SearchResult, MAX_HASH_MB};
+use crate::{
+    EngineOptions, Limits, Score, SearchInfo, SearchLine, SearchResult, MAX_HASH_MB, MAX_MULTI_PV,
+};
 use jungle::{Game, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -278,6 +280,7 @@ fn sanitize(mut o: EngineOptions) -> EngineOptions {
     o.level = o.level.clamp(1, 10);
     o.contempt = o.contempt.clamp(-crate::MAX_CONTEMPT, crate::MAX_CONTEMPT);
     o.move_overhead = o.move_overhead.min(crate::MAX_MOVE_OVERHEAD);
+    o.multi_pv = o.multi_pv.clamp(1, MAX_MULTI_PV);
     o
 }
 
@@ -332,17 +335,33 @@ fn search_threads(
             let hashes = hashes.clone();
             scope.spawn(move || {
                 let mut s = Searcher::new(shared, id, hashes);
-                iterate(&mut s, pos, legal, limits, None);
+                iterate(&mut s, pos, legal, limits, 1, None);
                 s.finish();
             });
         }
         let mut main = Searcher::new(&shared, 0, hashes);
-        let best = iterate(&mut main, pos, legal, limits, Some(on_info));
+        let found = iterate(
+            &mut main,
+            pos,
+            legal,
+            limits,
+            options.multi_pv,
+            Some(on_info),
+        );
         main.finish();
         // The helpers end with the main thread.
         stop.store(true, Ordering::Relaxed);
-        (best, main.nodes())
+        (found, main.nodes())
     });
+    let (best, lines) = best;
+    let lines = lines
+        .into_iter()
+        .map(|r| SearchLine {
+            score: to_score(r.score),
+            depth: r.depth,
+            pv: r.pv,
+        })
+        .collect();
     let total = shared.nodes.load(Ordering::Relaxed).max(nodes);
     match best {
         Some(r) => SearchResult {
@@ -351,6 +370,7 @@ fn search_threads(
             depth: r.depth,
             nodes: total,
             pv: r.pv,
+            lines,
         },
         None => {
             // Not even depth 1 finished: take the best move of the shallow ordering.
@@ -361,72 +381,66 @@ fn search_threads(
                 depth: 0,
                 nodes: total,
                 pv: vec![m],
+                lines,
             }
         }
     }
 }
 
 /// Iterative deepening with aspiration windows; returns the best completed (or improved
-/// partial) iteration.
+/// partial) iteration, and the best `lines` of the last iteration that searched them all (see
+/// [`EngineOptions::multi_pv`]; the first is the principal variation).
 fn iterate(
     s: &mut Searcher,
     pos: &Position,
     legal: &MoveList,
     limits: &Limits,
+    lines: usize,
     mut report: Option<&mut InfoFn>,
-) -> Option<RootResult> {
+) -> (Option<RootResult>, Vec<RootResult>) {
     let shared_max = s.max_depth();
     let mut moves = order_root(pos, legal, s.tt(), s.eval_table());
+    let lines = lines.clamp(1, moves.len());
     let mut best: Option<RootResult> = None;
+    let mut done: Vec<RootResult> = Vec::new();
     let first = 1 + (s.id as u32 % 2);
     let mut depth = first.min(shared_max);
     while depth <= shared_max {
-        let prev = best.as_ref().map(|b| b.score);
-        let mut delta = ASPIRATION;
-        let (mut alpha, mut beta) = match prev {
-            Some(p) if depth >= ASPIRATION_DEPTH && p.abs() < MATE_BOUND => (p - delta, p + delta),
-            _ => (-INF, INF),
-        };
-        let mut done = None;
-        loop {
-            let r = s.root(pos, &mut moves, depth as i32, alpha, beta);
-            if s.stopped() {
-                if let Some(r) = r {
-                    if r.score > alpha && best.as_ref().is_none_or(|b| b.best != r.best) {
-                        best = Some(RootResult {
-                            depth: best.as_ref().map_or(0, |b| b.depth),
-                            ..r
-                        });
-                    } else if best.is_none() {
-                        best = Some(RootResult { depth: 0, ..r });
-                    }
-                }
-                break;
+        // Line k is the best of the moves the lines before it left: moves[k..].
+        let mut found: Vec<RootResult> = Vec::with_capacity(lines);
+        for k in 0..lines {
+            let prev = done.get(k).map(|r| r.score);
+            // A later line's partial results are no candidates for the move to play.
+            let mut scratch = None;
+            let partial = if k == 0 { &mut best } else { &mut scratch };
+            match aspirate(s, pos, &mut moves[k..], depth, prev, k == 0, partial) {
+                Some(r) => found.push(r),
+                None => break,
             }
-            let Some(r) = r else { break };
-            if r.score <= alpha && alpha > -INF {
-                alpha = (alpha - delta).max(-INF);
-                delta *= 2;
-                continue;
+        }
+        if found.len() < lines {
+            if let Some(r) = found.into_iter().next() {
+                best = Some(r);
             }
-            if r.score >= beta && beta < INF {
-                beta = (beta + delta).min(INF);
-                delta *= 2;
-                best = Some(RootResult {
-                    depth: best.as_ref().map_or(0, |b| b.depth),
-                    ..r
-                });
-                continue;
-            }
-            done = Some(r);
             break;
         }
-        let Some(r) = done else { break };
-        if let Some(cb) = report.as_mut() {
-            cb(&s.info(&r));
+        // Searches of the later lines may score above earlier ones (the table changed between
+        // them): the lines and their moves go best first, so the best move leads.
+        found.sort_by_key(|r| std::cmp::Reverse(r.score));
+        for (k, r) in found.iter().enumerate() {
+            let at = moves[k..].iter().position(|m| m.0 == r.best).map(|i| i + k);
+            if let Some(i) = at {
+                moves[k..=i].rotate_right(1);
+            }
         }
-        let score = r.score;
-        best = Some(r);
+        if let Some(cb) = report.as_mut() {
+            for (k, r) in found.iter().enumerate() {
+                cb(&s.info(r, (lines > 1).then_some(k + 1)));
+            }
+        }
+        let score = found[0].score;
+        best = Some(found[0].clone());
+        done = found;
         if !limits.infinite && !s.pondering() {
             // A forced end found with enough depth to trust it, or a single legal move under a
             // clock: nothing more to learn.
@@ -442,7 +456,62 @@ fn iterate(
         }
         depth += 1;
     }
-    best
+    (best, done)
+}
+
+/// One iteration's search of the root `moves` (reordered best first) to `depth`, in aspiration
+/// windows around `prev` (the last iteration's score) widened until the score falls inside:
+/// the result, or `None` when the search stopped first. `first`: the moves are all the root
+/// moves (see [`Searcher::root`]). A result that beat the window from above before the iteration
+/// ended (a fail high, or a new best move when the search stopped) replaces `best` with `best`'s
+/// depth, and a stopped search's move fills an empty `best`.
+fn aspirate(
+    s: &mut Searcher,
+    pos: &Position,
+    moves: &mut [(Move, i64)],
+    depth: u32,
+    prev: Option<i32>,
+    first: bool,
+    best: &mut Option<RootResult>,
+) -> Option<RootResult> {
+    let mut delta = ASPIRATION;
+    let (mut alpha, mut beta) = match prev {
+        Some(p) if depth >= ASPIRATION_DEPTH && p.abs() < MATE_BOUND => (p - delta, p + delta),
+        _ => (-INF, INF),
+    };
+    let kept_depth = |best: &Option<RootResult>| best.as_ref().map_or(0, |b| b.depth);
+    loop {
+        let r = s.root(pos, moves, depth as i32, alpha, beta, first);
+        if s.stopped() {
+            if let Some(r) = r {
+                if r.score > alpha && best.as_ref().is_none_or(|b| b.best != r.best) {
+                    *best = Some(RootResult {
+                        depth: kept_depth(best),
+                        ..r
+                    });
+                } else if best.is_none() {
+                    *best = Some(RootResult { depth: 0, ..r });
+                }
+            }
+            return None;
+        }
+        let r = r?;
+        if r.score <= alpha && alpha > -INF {
+            alpha = (alpha - delta).max(-INF);
+            delta *= 2;
+            continue;
+        }
+        if r.score >= beta && beta < INF {
+            beta = (beta + delta).min(INF);
+            delta *= 2;
+            *best = Some(RootResult {
+                depth: kept_depth(best),
+                ..r
+            });
+            continue;
+        }
+        return Some(r);
+    }
 }
 
 /// The move for an AI seat at `level` (1..=10) within `budget`; `None` only when the game has no

@@ -112,6 +112,20 @@ pub struct SearchInfo {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<jungle::Move>,
+    /// Which line this is, 1 for the best, when the search reports several
+    /// ([`EngineOptions::multi_pv`] above 1); `None` when it reports only the best.
+    pub multipv: Option<usize>,
+}
+
+/// One of the best lines of a search ([`EngineOptions::multi_pv`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchLine {
+    /// The score of the line for the side to move.
+    pub score: Score,
+    /// The depth it was searched to.
+    pub depth: u32,
+    /// Its moves, the root move first.
+    pub pv: Vec<jungle::Move>,
 }
 
 /// The end result of a search.
@@ -127,6 +141,11 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation (starts with `best`).
     pub pv: Vec<jungle::Move>,
+    /// The best lines of the last iteration that searched them all, best first: as many as
+    /// [`EngineOptions::multi_pv`] asks for (fewer when the position has fewer moves), the first
+    /// being the principal variation. Empty when no iteration finished (and for a single line,
+    /// just the principal variation).
+    pub lines: Vec<SearchLine>,
 }
 
 /// The largest transposition table, in MiB.
@@ -151,6 +170,11 @@ pub struct EngineOptions {
     /// to reach the other side: the pipes of a GUI or match runner, a network; at most
     /// [`MAX_MOVE_OVERHEAD`].
     pub move_overhead: Duration,
+    /// How many of the best root moves the search scores exactly and reports, each with its line
+    /// (UCI's `MultiPV`, for analysis), 1 to [`MAX_MULTI_PV`]. With more than one the search
+    /// finds the best move as before, then the best of the other moves, and so on, in every
+    /// iteration: each extra line costs about as much as the first. Helper threads search one.
+    pub multi_pv: usize,
 }
 
 /// The contempt used unless set otherwise.
@@ -158,6 +182,9 @@ pub const DEFAULT_CONTEMPT: i32 = 0;
 
 /// The largest contempt ([`EngineOptions::contempt`]) either way, in centipawns.
 pub const MAX_CONTEMPT: i32 = 500;
+
+/// The largest [`EngineOptions::multi_pv`].
+pub const MAX_MULTI_PV: usize = 64;
 
 /// The largest [`EngineOptions::move_overhead`].
 pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_millis(5000);
@@ -171,6 +198,7 @@ impl Default for EngineOptions {
             weights: eval::WEIGHTS,
             contempt: DEFAULT_CONTEMPT,
             move_overhead: timeman::MOVE_OVERHEAD,
+            multi_pv: 1,
         }
     }
 }

@@ -51,9 +51,10 @@ fn say(out: &Out, line: &str) {
 /// The `info …` line of a finished iteration.
 pub fn info_line(i: &SearchInfo) -> String {
     let mut s = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+        "info depth {} seldepth {}{} score {} nodes {} nps {} time {}",
         i.depth,
         i.seldepth,
+        i.multipv.map_or(String::new(), |k| format!(" multipv {k}")),
         i.score,
         i.nodes,
         i.nps,
@@ -274,6 +275,13 @@ impl Session {
                         crate::MAX_MOVE_OVERHEAD.as_millis()
                     ),
                 );
+                say(
+                    &self.out,
+                    &format!(
+                        "option name MultiPV type spin default 1 min 1 max {}",
+                        crate::MAX_MULTI_PV
+                    ),
+                );
                 say(&self.out, "option name Ponder type check default false");
                 say(&self.out, "option name Rules type string default standard");
                 say(
@@ -392,6 +400,10 @@ impl Session {
                     Err(e) => return self.error(e),
                 }
             }
+            "multipv" => match number(value, 1, crate::MAX_MULTI_PV as i64) {
+                Ok(n) => o.multi_pv = n as usize,
+                Err(e) => return self.error(e),
+            },
             "rules" => match value.parse::<Rules>() {
                 Ok(r) => {
                     self.rules = r;

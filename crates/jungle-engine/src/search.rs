@@ -627,6 +627,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// Searches the root moves to `depth` in the window; the moves are reordered best first.
+    /// `first` says that `moves` are all the root moves (not those left for a further line of
+    /// several, [`crate::EngineOptions::multi_pv`]): only then is the result the position's own,
+    /// kept in the table.
     #[allow(clippy::needless_range_loop)]
     pub fn root(
         &mut self,
@@ -635,6 +638,7 @@ impl<'a> Searcher<'a> {
         depth: i32,
         mut alpha: i32,
         beta: i32,
+        first: bool,
     ) -> Option<RootResult> {
         let mut best: Option<RootResult> = None;
         let mut best_score = -INF;
@@ -699,7 +703,7 @@ impl<'a> Searcher<'a> {
             } else {
                 Bound::Upper
             };
-            if !self.stopped {
+            if !self.stopped && first {
                 self.shared.tt.store(
                     pos.hash(),
                     Some(b.best),
@@ -1188,8 +1192,8 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// Builds a [`SearchInfo`] for a finished iteration.
-    pub fn info(&self, r: &RootResult) -> SearchInfo {
+    /// Builds a [`SearchInfo`] for a finished iteration, or for its line `multipv` of several.
+    pub fn info(&self, r: &RootResult, multipv: Option<usize>) -> SearchInfo {
         let nodes = self.total_nodes();
         let time = self.shared.time.elapsed();
         let micros = time.as_micros().max(1) as u64;
@@ -1201,6 +1205,7 @@ impl<'a> Searcher<'a> {
             nps: nodes.saturating_mul(1_000_000) / micros,
             time,
             pv: r.pv.clone(),
+            multipv,
         }
     }
 

@@ -145,6 +145,89 @@ fn search_moves_restrict_the_root() {
 }
 
 #[test]
+fn multi_pv_scores_the_best_moves_each_with_its_line() {
+    // Red's Dog wins the race to the den in two moves by either of two steps; Blue's Wolf on e2
+    // wins it in two moves of its own against any other move (doc/protocol.md's example).
+    let pos = Jfen::parse_position("l6/2D4/7/7/7/7/7/4w2/6L r 0 1", Rules::STANDARD).unwrap();
+    let game = Game::from_position(pos);
+    let search = |multi_pv| {
+        let mut e = Engine::new(EngineOptions {
+            multi_pv,
+            ..EngineOptions::default()
+        });
+        let infos = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = std::sync::Arc::clone(&infos);
+        e.go(
+            &game,
+            Limits {
+                depth: Some(5),
+                ..Limits::default()
+            },
+            Box::new(move |i| sink.lock().unwrap().push(i.clone())),
+        );
+        let r = e.wait();
+        let infos = infos.lock().unwrap().clone();
+        (r, infos)
+    };
+    let (r, infos) = search(3);
+    let firsts: Vec<String> = r.lines.iter().map(|l| l.pv[0].to_string()).collect();
+    assert_eq!(r.lines.len(), 3, "{r:#?}");
+    let mut winners = firsts[..2].to_vec();
+    winners.sort();
+    assert_eq!(winners, ["c8c9", "c8d8"], "{r:#?}");
+    assert_eq!(r.lines[0].score, Score::Den(2));
+    assert_eq!(r.lines[1].score, Score::Den(2));
+    assert!(
+        matches!(r.lines[2].score, Score::Den(n) if n < 0),
+        "every other move loses the race: {r:#?}"
+    );
+    assert_eq!((r.best, &r.pv), (Some(r.lines[0].pv[0]), &r.lines[0].pv));
+    assert!(r
+        .lines
+        .iter()
+        .all(|l| l.depth == 5 && game.legal_moves().contains(l.pv[0])));
+    // Each iteration reports its lines in order, numbered from 1, and the last three are the
+    // result's.
+    for (k, i) in infos.iter().enumerate() {
+        assert_eq!(i.depth as usize, k / 3 + 1, "{infos:#?}");
+        assert_eq!(i.multipv, Some(k % 3 + 1), "{infos:#?}");
+    }
+    let last: Vec<_> = infos[infos.len() - 3..]
+        .iter()
+        .map(|i| (i.score, &i.pv))
+        .collect();
+    let lines: Vec<_> = r.lines.iter().map(|l| (l.score, &l.pv)).collect();
+    assert_eq!(last, lines);
+
+    // More lines than moves: every legal move once, best first.
+    let (r, _) = search(jungle_engine::MAX_MULTI_PV);
+    let legal = game.legal_moves();
+    assert_eq!(r.lines.len(), legal.len());
+    let mut seen: Vec<Move> = r.lines.iter().map(|l| l.pv[0]).collect();
+    seen.sort_by_key(|m| m.to_string());
+    let mut all: Vec<Move> = legal.iter().copied().collect();
+    all.sort_by_key(|m| m.to_string());
+    assert_eq!(seen, all);
+    let rank = |s: Score| match s {
+        Score::Den(n) if n > 0 => 1_000_000 - n,
+        Score::Den(n) => -1_000_000 - n,
+        Score::Cp(c) => c,
+    };
+    assert!(
+        r.lines
+            .windows(2)
+            .all(|w| rank(w[0].score) >= rank(w[1].score)),
+        "{r:#?}"
+    );
+
+    // One line: the plain report, the principal variation as the only line.
+    let (r, infos) = search(1);
+    assert!(infos.iter().all(|i| i.multipv.is_none()));
+    assert_eq!(r.lines.len(), 1);
+    assert_eq!(r.lines[0].pv, r.pv);
+}
+
+#[test]
 fn a_pondering_search_waits_for_ponderhit_then_keeps_its_time() {
     let game = Game::new(Rules::STANDARD);
     let mut e = Engine::new(EngineOptions::default());
