@@ -166,6 +166,16 @@ test('watching a live game from the list', async () => {
 test('the analysis board: load a position, moves checked by the server, evaluation shown', async () => {
   const { page } = await openPlayer(browser, { locale: 'en-US', hash: '/#/analysis' });
   await page.locator('[data-test=eval]').waitFor({ timeout: 30000 });
+  // The three best moves, each with its score and the start of its line, the first scored as
+  // the evaluation says.
+  const lines = page.locator('[data-test=lines] li');
+  assert.equal(await lines.count(), 3);
+  const score = (await page.locator('[data-test=eval]').textContent()).match(/^Evaluation: (\S+)/)[1];
+  assert.equal(await lines.nth(0).locator('b').textContent(), score);
+  const firsts = await lines.locator('.pv').evaluateAll((els) => els.map((e) => e.textContent.split(' ')[0]));
+  assert.equal(new Set(firsts).size, 3, firsts.join(' / '));
+  assert.ok(firsts.every((m) => /^\p{Script=Han}[a-g][1-9]-[a-g][1-9]$/u.test(m)), firsts.join(' / '));
+  await shot(page, 'analysis-lines');
   // Legal destinations come from the server's answer: the elephant on a3 may step to a4, not a5.
   await page.locator('.board [data-sq="a3"]').click();
   await page.locator('.board [data-sq="a4"].dest').waitFor();

@@ -577,22 +577,37 @@ function resultView(result) {
 }
 
 /** The evaluation, depth and best line of an analysis answer, as elements. */
-function evalView(r, pos) {
-  const score = r.score || {};
-  let text;
-  if (score.den !== undefined && score.den !== null) text = t('eval_den', { n: Math.abs(score.den), side: t(score.den > 0 ? pos.turn : OTHER[pos.turn]) });
-  else text = `${score.cp > 0 ? '+' : ''}${((score.cp || 0) / 100).toFixed(2)}`;
+/** A score as text for the side to move in `pos`: `+1.25`, or who enters the den in how many. */
+function scoreText(score, pos) {
+  score = score || {};
+  if (score.den !== undefined && score.den !== null) return t('eval_den', { n: Math.abs(score.den), side: t(score.den > 0 ? pos.turn : OTHER[pos.turn]) });
+  return `${score.cp > 0 ? '+' : ''}${((score.cp || 0) / 100).toFixed(2)}`;
+}
+
+/** A line of moves from `pos` as the animals' characters and squares (`鼠g3-g4`). */
+function lineText(pv, pos) {
   let p = pos;
-  const line = (r.pv || []).map((m) => {
+  return (pv || []).map((m) => {
     const piece = m !== '--' ? p.board.get(m.slice(0, 2)) : null;
     p = applyMove(p, m);
     return piece ? `${animalChar(piece.role)}${m.slice(0, 2)}-${m.slice(2)}` : t('pass_short');
-  });
-  return [
-    h('div', { class: 'eval-score', 'data-test': 'eval' }, `${t('evaluation')}: ${text}`,
-      h('small', {}, ` (${t('eval_for', { side: t(pos.turn) })}, ${t('depth_n', { n: r.depth || 0 })})`)),
-    h('div', { class: 'pv', 'data-test': 'pv' }, `${t('best_line')}: ${line.join(' ') || '—'}`),
-  ];
+  }).join(' ');
+}
+
+/** Moves of a line shown for each of several best moves (the rest is cut to `…`). */
+const LINE_MOVES = 8;
+
+function evalView(r, pos) {
+  const head = h('div', { class: 'eval-score', 'data-test': 'eval' }, `${t('evaluation')}: ${scoreText(r.score, pos)}`,
+    h('small', {}, ` (${t('eval_for', { side: t(pos.turn) })}, ${t('depth_n', { n: r.depth || 0 })})`));
+  const lines = r.lines || [];
+  if (lines.length <= 1) return [head, h('div', { class: 'pv', 'data-test': 'pv' }, `${t('best_line')}: ${lineText(r.pv, pos) || '—'}`)];
+  // Several lines asked for: the best moves (the first is the best line), each with its score
+  // and the start of its line.
+  return [head, h('div', { class: 'lines-head' }, t('best_moves')),
+    h('ol', { class: 'lines', 'data-test': 'lines' }, ...lines.map((l) => h('li', {},
+      h('b', {}, scoreText(l.score, pos)), ' ',
+      h('span', { class: 'pv' }, lineText(l.pv.slice(0, LINE_MOVES), pos) + (l.pv.length > LINE_MOVES ? ' …' : '')))))];
 }
 
 /**
@@ -663,7 +678,7 @@ export function mountAnalysis(root, params) {
         if (my !== seq) return;
         showLegal(q.legal || []);
       }
-      const r = await api('POST', '/api/analyze', { fen: startFen, moves, ms: 1000 });
+      const r = await api('POST', '/api/analyze', { fen: startFen, moves, ms: 1000, lines: 3 });
       if (my !== seq) return;
       showLegal(r.legal || []);
       evalBox.replaceChildren(...(r.result ? resultView(r.result) : evalView(r, pos)));

@@ -184,6 +184,7 @@ const M = {
   eval_den: ['{side}在 {n} 步内入穴', '{side}在 {n} 步內入穴', '{side} enters the den in {n}'],
   depth_n: ['深度 {n}', '深度 {n}', 'depth {n}'],
   best_line: ['最佳着法', '最佳著法', 'Best line'],
+  best_moves: ['候选着法', '候選著法', 'Best moves'],
   undo: ['撤销', '撤銷', 'Undo'],
   start_position: ['初始局面', '初始局面', 'Start position'],
   load: ['载入', '載入', 'Load'],

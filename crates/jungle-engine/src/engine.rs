@@ -8,7 +8,7 @@ use crate::search::{
 use crate::timeman::{Deadline, TimeBase};
 use crate::tt::Tt;
 use crate::{
-    EngineOptions, Limits, Score, SearchInfo, SearchLine, SearchResult, MAX_HASH_MB, MAX_MULTI_PV,
+    EngineOptions, Limits, SearchInfo, SearchLine, SearchResult, MAX_HASH_MB, MAX_MULTI_PV,
 };
 use jungle::{Game, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -354,36 +354,36 @@ fn search_threads(
         (found, main.nodes())
     });
     let (best, lines) = best;
-    let lines = lines
-        .into_iter()
+    let total = shared.nodes.load(Ordering::Relaxed).max(nodes);
+    let best = best.unwrap_or_else(|| {
+        // Not even depth 1 finished: take the best move of the shallow ordering.
+        let m = order_root(pos, legal, tt, &shared.eval)[0].0;
+        RootResult {
+            best: m,
+            score: 0,
+            depth: 0,
+            pv: vec![m],
+        }
+    });
+    // The move to play heads the lines, even when it comes from an iteration left unfinished
+    // (a new best move found as the time ran out); the other lines are the last full iteration's.
+    let wanted = lines.len().max(1);
+    let lines: Vec<SearchLine> = std::iter::once(&best)
+        .chain(lines.iter().filter(|l| l.best != best.best))
+        .take(wanted)
         .map(|r| SearchLine {
             score: to_score(r.score),
             depth: r.depth,
-            pv: r.pv,
+            pv: r.pv.clone(),
         })
         .collect();
-    let total = shared.nodes.load(Ordering::Relaxed).max(nodes);
-    match best {
-        Some(r) => SearchResult {
-            best: Some(r.best),
-            score: to_score(r.score),
-            depth: r.depth,
-            nodes: total,
-            pv: r.pv,
-            lines,
-        },
-        None => {
-            // Not even depth 1 finished: take the best move of the shallow ordering.
-            let m = order_root(pos, legal, tt, &shared.eval)[0].0;
-            SearchResult {
-                best: Some(m),
-                score: Score::Cp(0),
-                depth: 0,
-                nodes: total,
-                pv: vec![m],
-                lines,
-            }
-        }
+    SearchResult {
+        best: Some(best.best),
+        score: to_score(best.score),
+        depth: best.depth,
+        nodes: total,
+        pv: best.pv,
+        lines,
     }
 }
 
@@ -534,12 +534,15 @@ pub fn choose_move(game: &Game, level: u8, budget: Duration) -> Option<Move> {
         .best
 }
 
-/// A full-strength search of `game` bounded by `budget`, for analysis boards.
-pub fn analyze(game: &Game, budget: Duration) -> SearchResult {
+/// A full-strength search of `game` bounded by `budget`, for analysis boards: the best move and
+/// its line, and in [`SearchResult::lines`] the best `lines` moves each with its line (see
+/// [`EngineOptions::multi_pv`]).
+pub fn analyze(game: &Game, budget: Duration, lines: usize) -> SearchResult {
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 16,
         level: 10,
+        multi_pv: lines,
         ..EngineOptions::default()
     });
     engine.search(

@@ -141,10 +141,10 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation (starts with `best`).
     pub pv: Vec<jungle::Move>,
-    /// The best lines of the last iteration that searched them all, best first: as many as
-    /// [`EngineOptions::multi_pv`] asks for (fewer when the position has fewer moves), the first
-    /// being the principal variation. Empty when no iteration finished (and for a single line,
-    /// just the principal variation).
+    /// The best lines, best first: as many as [`EngineOptions::multi_pv`] asks for (fewer when
+    /// the position has fewer moves). The first is always the principal variation (with
+    /// `score` and `depth`); the others come from the last iteration that searched them all.
+    /// Empty only when there is no move.
     pub lines: Vec<SearchLine>,
 }
 

@@ -55,10 +55,13 @@ fn stop_ends_an_infinite_search_with_a_legal_move() {
 #[test]
 fn analyze_reports_a_score_and_pv() {
     let game = Game::new(Rules::STANDARD);
-    let r = analyze(&game, Duration::from_millis(100));
+    let r = analyze(&game, Duration::from_millis(100), 1);
     assert!(r.depth >= 1);
     assert!(matches!(r.score, Score::Cp(_)));
     assert!(!r.pv.is_empty());
+    let r = analyze(&game, Duration::from_millis(100), 3);
+    assert_eq!(r.lines.len(), 3);
+    assert_eq!(r.lines[0].pv, r.pv);
 }
 
 #[test]

@@ -30,10 +30,11 @@ impl AiPool {
             .flatten()
     }
 
-    /// A search of `game` for the analysis endpoint: best move, score, depth and main line.
-    pub async fn analyze(&self, game: Game, budget: Duration) -> Option<Analysis> {
+    /// A search of `game` for the analysis endpoint: best move, score, depth and main line, and
+    /// the best `lines` moves (1 or more) each with its score and line.
+    pub async fn analyze(&self, game: Game, budget: Duration, lines: usize) -> Option<Analysis> {
         let _permit = self.permits.clone().acquire_owned().await.ok()?;
-        tokio::task::spawn_blocking(move || engine_analyze(&game, budget))
+        tokio::task::spawn_blocking(move || engine_analyze(&game, budget, lines))
             .await
             .ok()
             .flatten()
@@ -53,6 +54,28 @@ pub struct Analysis {
     pub depth: u32,
     /// The main line.
     pub pv: Vec<Move>,
+    /// The best moves, best first, each with its line (the first is the main line; empty when
+    /// the search finished no iteration).
+    pub lines: Vec<AnalysisLine>,
+}
+
+/// One of the best moves of an [`Analysis`], with its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnalysisLine {
+    /// Centipawns for the side to move, or…
+    pub cp: Option<i32>,
+    /// …a den entry in this many plies (negative: the opponent's).
+    pub den: Option<i32>,
+    /// The line, its move first.
+    pub pv: Vec<Move>,
+}
+
+/// A score as the two fields of [`Analysis`]: centipawns, or a den entry.
+fn score_fields(s: jungle_engine::Score) -> (Option<i32>, Option<i32>) {
+    match s {
+        jungle_engine::Score::Cp(c) => (Some(c), None),
+        jungle_engine::Score::Den(d) => (None, Some(d)),
+    }
 }
 
 /// How far behind (centipawns, from the AI's side; a cat is worth 300) the AI must stand to accept a
@@ -85,18 +108,23 @@ fn engine_move(game: &Game, level: u8, budget: Duration) -> Option<Move> {
     jungle_engine::choose_move(game, level.clamp(1, 10), budget)
 }
 
-fn engine_analyze(game: &Game, budget: Duration) -> Option<Analysis> {
-    let r = jungle_engine::analyze(game, budget);
-    let (cp, den) = match r.score {
-        jungle_engine::Score::Cp(c) => (Some(c), None),
-        jungle_engine::Score::Den(d) => (None, Some(d)),
-    };
+fn engine_analyze(game: &Game, budget: Duration, lines: usize) -> Option<Analysis> {
+    let r = jungle_engine::analyze(game, budget, lines);
+    let (cp, den) = score_fields(r.score);
     Some(Analysis {
         best: r.best,
         cp,
         den,
         depth: r.depth,
         pv: r.pv,
+        lines: r
+            .lines
+            .into_iter()
+            .map(|l| {
+                let (cp, den) = score_fields(l.score);
+                AnalysisLine { cp, den, pv: l.pv }
+            })
+            .collect(),
     })
 }
 
@@ -111,6 +139,7 @@ mod tests {
             den: None,
             depth: 1,
             pv: Vec::new(),
+            lines: Vec::new(),
         }
     }
 

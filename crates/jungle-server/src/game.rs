@@ -546,7 +546,7 @@ impl Actor {
         tokio::spawn(async move {
             let plies = game.len();
             let a = ai_pool
-                .analyze(game, std::time::Duration::from_millis(budget))
+                .analyze(game, std::time::Duration::from_millis(budget), 1)
                 .await;
             let accept = crate::ai::accepts_draw(a.as_ref(), ai_to_move, plies);
             let _ = tx.send(Cmd::AiDraw { check, accept }).await;

@@ -70,6 +70,20 @@ pub struct AnalyzeRequest {
     pub rules: Option<String>,
     /// Thinking time in ms (10–5000, default 500).
     pub ms: Option<u64>,
+    /// How many of the best moves to score, each with its line (1–[`MAX_ANALYSIS_LINES`],
+    /// default 1); the thinking time is shared between them.
+    pub lines: Option<usize>,
+}
+
+/// The most lines `POST /api/analyze` scores.
+pub const MAX_ANALYSIS_LINES: usize = 5;
+
+/// A score as the API writes it: `{"den": n}` or `{"cp": n}`.
+fn score_json(cp: Option<i32>, den: Option<i32>) -> serde_json::Value {
+    match (cp, den) {
+        (_, Some(d)) => json!({"den": d}),
+        (cp, None) => json!({"cp": cp.unwrap_or(0)}),
+    }
 }
 
 async fn analyze(
@@ -94,6 +108,12 @@ async fn analyze(
             Jfen::parse_position(f, rules).map_err(|e| ApiError::BadRequest(e.to_string()))?
         }
     };
+    let lines = req.lines.unwrap_or(1);
+    if !(1..=MAX_ANALYSIS_LINES).contains(&lines) {
+        return Err(ApiError::BadRequest(format!(
+            "lines must be 1 to {MAX_ANALYSIS_LINES}, not {lines}"
+        )));
+    }
     if req.moves.len() > 1000 {
         return Err(ApiError::BadRequest("at most 1000 moves".into()));
     }
@@ -123,6 +143,7 @@ async fn analyze(
             "depth": 0,
             "pv": [],
             "best": null,
+            "lines": [],
             "legal": legal,
         }))
         .into_response());
@@ -131,18 +152,19 @@ async fn analyze(
     let a = state
         .hub
         .analysis()
-        .analyze(game, Duration::from_millis(ms))
+        .analyze(game, Duration::from_millis(ms), lines)
         .await
         .ok_or_else(|| ApiError::Internal("analysis failed".into()))?;
-    let score = match (a.cp, a.den) {
-        (_, Some(d)) => json!({"den": d}),
-        (cp, None) => json!({"cp": cp.unwrap_or(0)}),
-    };
+    let moves = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
     Ok(Json(json!({
-        "score": score,
+        "score": score_json(a.cp, a.den),
         "depth": a.depth,
-        "pv": a.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "pv": moves(&a.pv),
         "best": a.best.map(|m| m.to_string()),
+        "lines": a.lines.iter().map(|l| json!({
+            "score": score_json(l.cp, l.den),
+            "pv": moves(&l.pv),
+        })).collect::<Vec<_>>(),
         "result": null,
         "legal": legal,
     }))

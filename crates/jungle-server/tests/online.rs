@@ -686,7 +686,38 @@ async fn accounts_sessions_and_http_errors() {
         )
         .await;
     assert_eq!(a.status, 200, "{}", a.body);
-    assert!(a.json()["best"].as_str().is_some());
+    let a = a.json();
+    assert!(a["best"].as_str().is_some());
+    assert_eq!(a["lines"].as_array().map(Vec::len), Some(1), "{a}");
+    assert_eq!(a["lines"][0]["pv"], a["pv"]);
+    // Several lines: each from a different legal move, the first the main line.
+    let a = srv
+        .post(
+            "/api/analyze",
+            None,
+            Some(&json!({"moves": ["g3g4"], "ms": 100, "lines": 3})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let a = a.json();
+    let lines = a["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 3, "{a}");
+    assert_eq!(lines[0]["pv"], a["pv"]);
+    let firsts: std::collections::HashSet<&str> =
+        lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+    assert_eq!(firsts.len(), 3, "{a}");
+    let legal = a["legal"].as_array().unwrap();
+    assert!(firsts.iter().all(|m| legal.iter().any(|l| l == m)), "{a}");
+    assert!(lines
+        .iter()
+        .all(|l| l["score"]["cp"].is_i64() || l["score"]["den"].is_i64()));
+    for bad in [0, 6] {
+        let r = srv
+            .post("/api/analyze", None, Some(&json!({"lines": bad, "ms": 10})))
+            .await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("lines must be 1 to 5"), "{}", r.body);
+    }
     let a = srv
         .post("/api/analyze", None, Some(&json!({"moves": ["g3g9"]})))
         .await;
