@@ -121,12 +121,13 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.match(record, /\[Result "1-0"\]/);
   assert.match(record, /Pd9# 1-0/);
 
-  // The engine's evaluation and best line for a position of the replay.
+  // The engine's evaluation and its three best moves for a position of the replay.
   await alice.page.keyboard.press('Home');
   await alice.page.click('[data-test=analysis]');
   await alice.page.locator('[data-test=eval]').waitFor({ timeout: 30000 });
   assert.match(await alice.page.locator('[data-test=eval]').innerText(), /Evaluation: .*depth \d+/);
-  assert.match(await alice.page.locator('[data-test=pv]').innerText(), /Best line: \S+/);
+  assert.equal(await alice.page.locator('[data-test=lines] li').count(), 3);
+  assert.match(await alice.page.locator('[data-test=lines] li').first().innerText(), /^[+-]\d+\.\d\d \S+/);
   await shot(alice.page, 'replay-analysis', true);
   // The final position is over: the analysis says how it ended instead of searching.
   await alice.page.keyboard.press('End');

@@ -372,7 +372,7 @@ export function mountGame(root, id, ctx) {
     evalBox.replaceChildren(h('span', {}, t('thinking')));
     try {
       const r = await api('POST', '/api/analyze', {
-        fen: g.start_fen || START_JFEN, moves: g.moves.slice(0, ply).map((m) => m.move), rules: g.rules || undefined, ms: 800,
+        fen: g.start_fen || START_JFEN, moves: g.moves.slice(0, ply).map((m) => m.move), rules: g.rules || undefined, ms: 800, lines: 3,
       });
       if (seq !== analysisSeq) return;
       evalBox.replaceChildren(...(r.result ? resultView(r.result) : evalView(r, positions[ply])));
