@@ -3,6 +3,7 @@
 //! it every human game) never waits on a search.
 
 use jungle::{Game, Move};
+use jungle_engine::{Score, SearchResult};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -30,51 +31,19 @@ impl AiPool {
             .flatten()
     }
 
-    /// A search of `game` for the analysis endpoint: best move, score, depth and main line, and
-    /// the best `lines` moves (1 or more) each with its score and line.
-    pub async fn analyze(&self, game: Game, budget: Duration, lines: usize) -> Option<Analysis> {
+    /// A full-strength search of `game` for the analysis endpoint and the AI's draw decisions:
+    /// best move, score, depth and main line, and the best `lines` moves (1 or more) each with
+    /// its score and line. `None` only when the search could not be run.
+    pub async fn analyze(
+        &self,
+        game: Game,
+        budget: Duration,
+        lines: usize,
+    ) -> Option<SearchResult> {
         let _permit = self.permits.clone().acquire_owned().await.ok()?;
-        tokio::task::spawn_blocking(move || engine_analyze(&game, budget, lines))
+        tokio::task::spawn_blocking(move || jungle_engine::analyze(&game, budget, lines))
             .await
             .ok()
-            .flatten()
-    }
-}
-
-/// The result of an analysis.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Analysis {
-    /// The best move.
-    pub best: Option<Move>,
-    /// Centipawns for the side to move, or…
-    pub cp: Option<i32>,
-    /// …a den entry in this many plies (negative: the opponent's).
-    pub den: Option<i32>,
-    /// Depth searched.
-    pub depth: u32,
-    /// The main line.
-    pub pv: Vec<Move>,
-    /// The best moves, best first, each with its line (the first is the main line; empty when
-    /// the search finished no iteration).
-    pub lines: Vec<AnalysisLine>,
-}
-
-/// One of the best moves of an [`Analysis`], with its line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AnalysisLine {
-    /// Centipawns for the side to move, or…
-    pub cp: Option<i32>,
-    /// …a den entry in this many plies (negative: the opponent's).
-    pub den: Option<i32>,
-    /// The line, its move first.
-    pub pv: Vec<Move>,
-}
-
-/// A score as the two fields of [`Analysis`]: centipawns, or a den entry.
-fn score_fields(s: jungle_engine::Score) -> (Option<i32>, Option<i32>) {
-    match s {
-        jungle_engine::Score::Cp(c) => (Some(c), None),
-        jungle_engine::Score::Den(d) => (None, Some(d)),
     }
 }
 
@@ -93,60 +62,38 @@ pub const DRAW_ACCEPT_LEVEL_CP: i32 = 50;
 /// it is losing a den race, when it stands at least [`DRAW_ACCEPT_BEHIND_CP`] behind, or when the
 /// position is level (within [`DRAW_ACCEPT_LEVEL_CP`]) after [`DRAW_ACCEPT_LEVEL_AFTER_PLIES`]
 /// plies; otherwise it declines. Without a search (`None`) it declines.
-pub fn accepts_draw(a: Option<&Analysis>, ai_to_move: bool, plies: usize) -> bool {
+pub fn accepts_draw(a: Option<&SearchResult>, ai_to_move: bool, plies: usize) -> bool {
     let Some(a) = a else { return false };
     let sign = if ai_to_move { 1 } else { -1 };
-    if let Some(d) = a.den {
-        return d * sign < 0;
+    match a.score {
+        Score::Den(d) => d * sign < 0,
+        Score::Cp(cp) => {
+            let cp = cp * sign;
+            cp <= -DRAW_ACCEPT_BEHIND_CP
+                || (plies >= DRAW_ACCEPT_LEVEL_AFTER_PLIES && cp.abs() <= DRAW_ACCEPT_LEVEL_CP)
+        }
     }
-    let cp = a.cp.unwrap_or(0) * sign;
-    cp <= -DRAW_ACCEPT_BEHIND_CP
-        || (plies >= DRAW_ACCEPT_LEVEL_AFTER_PLIES && cp.abs() <= DRAW_ACCEPT_LEVEL_CP)
 }
 
 fn engine_move(game: &Game, level: u8, budget: Duration) -> Option<Move> {
     jungle_engine::choose_move(game, level.clamp(1, 10), budget)
 }
 
-fn engine_analyze(game: &Game, budget: Duration, lines: usize) -> Option<Analysis> {
-    let r = jungle_engine::analyze(game, budget, lines);
-    let (cp, den) = score_fields(r.score);
-    Some(Analysis {
-        best: r.best,
-        cp,
-        den,
-        depth: r.depth,
-        pv: r.pv,
-        lines: r
-            .lines
-            .into_iter()
-            .map(|l| {
-                let (cp, den) = score_fields(l.score);
-                AnalysisLine { cp, den, pv: l.pv }
-            })
-            .collect(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn cp(c: i32) -> Analysis {
-        Analysis {
-            best: None,
-            cp: Some(c),
-            den: None,
+    fn cp(c: i32) -> SearchResult {
+        SearchResult {
+            score: Score::Cp(c),
             depth: 1,
-            pv: Vec::new(),
-            lines: Vec::new(),
+            ..SearchResult::default()
         }
     }
 
-    fn den(d: i32) -> Analysis {
-        Analysis {
-            cp: None,
-            den: Some(d),
+    fn den(d: i32) -> SearchResult {
+        SearchResult {
+            score: Score::Den(d),
             ..cp(0)
         }
     }

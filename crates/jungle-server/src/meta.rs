@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use jungle::{Game, Jfen, Move, MoveText, Rules};
+use jungle_engine::Score;
 use serde::Deserialize;
 use serde_json::json;
 use std::time::Duration;
@@ -79,10 +80,10 @@ pub struct AnalyzeRequest {
 pub const MAX_ANALYSIS_LINES: usize = 5;
 
 /// A score as the API writes it: `{"den": n}` or `{"cp": n}`.
-fn score_json(cp: Option<i32>, den: Option<i32>) -> serde_json::Value {
-    match (cp, den) {
-        (_, Some(d)) => json!({"den": d}),
-        (cp, None) => json!({"cp": cp.unwrap_or(0)}),
+fn score_json(score: Score) -> serde_json::Value {
+    match score {
+        Score::Den(d) => json!({"den": d}),
+        Score::Cp(cp) => json!({"cp": cp}),
     }
 }
 
@@ -157,12 +158,12 @@ async fn analyze(
         .ok_or_else(|| ApiError::Internal("analysis failed".into()))?;
     let moves = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
     Ok(Json(json!({
-        "score": score_json(a.cp, a.den),
+        "score": score_json(a.score),
         "depth": a.depth,
         "pv": moves(&a.pv),
         "best": a.best.map(|m| m.to_string()),
         "lines": a.lines.iter().map(|l| json!({
-            "score": score_json(l.cp, l.den),
+            "score": score_json(l.score),
             "pv": moves(&l.pv),
         })).collect::<Vec<_>>(),
         "result": null,
