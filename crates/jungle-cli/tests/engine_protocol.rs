@@ -316,6 +316,8 @@ fn multipv_reports_several_lines() {
     for (k, l) in infos.iter().enumerate() {
         assert_eq!(field(l, "depth"), (k / 3 + 1).to_string(), "{l}");
         assert_eq!(field(l, "multipv"), (k % 3 + 1).to_string(), "{l}");
+        let full: u32 = field(l, "hashfull").parse().expect("a hashfull field");
+        assert!(full <= 1000, "{l}");
     }
     let last: Vec<String> = infos[12..].iter().map(|l| field(l, "pv")).collect();
     assert!(

@@ -108,6 +108,8 @@ pub struct SearchInfo {
     pub nodes: u64,
     /// Nodes per second.
     pub nps: u64,
+    /// How full the transposition table is for this search, in permille (UCI's `hashfull`).
+    pub hashfull: u32,
     /// Time since the search began.
     pub time: Duration,
     /// The principal variation.

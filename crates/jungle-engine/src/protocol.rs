@@ -51,13 +51,14 @@ fn say(out: &Out, line: &str) {
 /// The `info …` line of a finished iteration.
 pub fn info_line(i: &SearchInfo) -> String {
     let mut s = format!(
-        "info depth {} seldepth {}{} score {} nodes {} nps {} time {}",
+        "info depth {} seldepth {}{} score {} nodes {} nps {} hashfull {} time {}",
         i.depth,
         i.seldepth,
         i.multipv.map_or(String::new(), |k| format!(" multipv {k}")),
         i.score,
         i.nodes,
         i.nps,
+        i.hashfull,
         i.time.as_millis()
     );
     if !i.pv.is_empty() {

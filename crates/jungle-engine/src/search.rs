@@ -1203,6 +1203,7 @@ impl<'a> Searcher<'a> {
             score: to_score(r.score),
             nodes,
             nps: nodes.saturating_mul(1_000_000) / micros,
+            hashfull: self.shared.tt.hashfull(),
             time,
             pv: r.pv.clone(),
             multipv,

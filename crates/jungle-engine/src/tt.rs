@@ -153,6 +153,20 @@ impl Tt {
         let _ = hash;
     }
 
+    /// How full the table is for the current search, in permille (UCI's `hashfull`): of the
+    /// first thousand entries (all of a smaller table), those written since [`Tt::new_search`].
+    pub fn hashfull(&self) -> u32 {
+        let gen = self.generation.load(Ordering::Relaxed) & 0x3f;
+        let n = (self.mask + 1).min(1000);
+        let used = (0..n)
+            .filter(|&e| {
+                let data = self.slots[2 * e + 1].load(Ordering::Relaxed);
+                data != 0 && data >> 58 == gen
+            })
+            .count();
+        (used * 1000 / n) as u32
+    }
+
     #[inline]
     pub fn probe(&self, hash: u64) -> Option<Entry> {
         let i = self.index(hash);
@@ -236,5 +250,21 @@ mod tests {
             tt.clear();
             assert!(tt.probe(hash).is_none());
         }
+    }
+
+    #[test]
+    fn hashfull_counts_the_entries_of_the_current_search() {
+        let tt = Tt::new(1);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        // Entries 0..250 of the thousand sampled: hashes whose low bits index them.
+        for e in 0..250u64 {
+            tt.store((e << 40) | e, None, 0, 0, 1, Bound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 250);
+        // A new search: the old entries no longer count, a rewritten one does.
+        tt.new_search();
+        tt.store((7 << 40) | 7, None, 0, 0, 1, Bound::Exact);
+        assert_eq!(tt.hashfull(), 1);
     }
 }
