@@ -127,7 +127,7 @@ test('two players register, pair by challenge link and play to a den win', async
   await alice.page.locator('[data-test=eval]').waitFor({ timeout: 30000 });
   assert.match(await alice.page.locator('[data-test=eval]').innerText(), /Evaluation: .*depth \d+/);
   assert.equal(await alice.page.locator('[data-test=lines] li').count(), 3);
-  assert.match(await alice.page.locator('[data-test=lines] li').first().innerText(), /^[+-]\d+\.\d\d \S+/);
+  assert.match(await alice.page.locator('[data-test=lines] li').first().innerText(), /^[+-]?\d+\.\d\d \S+/);
   await shot(alice.page, 'replay-analysis', true);
   // The final position is over: the analysis says how it ended instead of searching.
   await alice.page.keyboard.press('End');

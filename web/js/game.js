@@ -576,7 +576,6 @@ function resultView(result) {
   return [h('div', { class: 'eval-score', 'data-test': 'eval-result' }, `${t('game_over_position')}: ${title} (${reason})`)];
 }
 
-/** The evaluation, depth and best line of an analysis answer, as elements. */
 /** A score as text for the side to move in `pos`: `+1.25`, or who enters the den in how many. */
 function scoreText(score, pos) {
   score = score || {};
@@ -597,6 +596,10 @@ function lineText(pv, pos) {
 /** Moves of a line shown for each of several best moves (the rest is cut to `…`). */
 const LINE_MOVES = 8;
 
+/**
+ * The evaluation and depth of an analysis answer, as elements, with its best line, or with its
+ * best moves when it has several.
+ */
 function evalView(r, pos) {
   const head = h('div', { class: 'eval-score', 'data-test': 'eval' }, `${t('evaluation')}: ${scoreText(r.score, pos)}`,
     h('small', {}, ` (${t('eval_for', { side: t(pos.turn) })}, ${t('depth_n', { n: r.depth || 0 })})`));
