@@ -283,6 +283,7 @@ fn multipv_reports_several_lines() {
          setoption name MultiPV value 0\n\
          setoption name multipv value 65\n\
          setoption name MultiPV value three\n\
+         setoption name MultiPV value\n\
          setoption name MultiPV value 3\n\
          position startpos\n\
          go depth 5\n\
@@ -296,10 +297,14 @@ fn multipv_reports_several_lines() {
         "{out:#?}"
     );
     let errors = errors(&out);
-    assert_eq!(errors.len(), 3, "{out:#?}");
+    assert_eq!(errors.len(), 4, "{out:#?}");
     assert!(errors
         .iter()
         .all(|l| l.contains("takes a number from 1 to 64")));
+    assert!(
+        errors[3].ends_with("not ``"),
+        "a bare `value` is an empty value: {out:#?}"
+    );
     // Three lines an iteration, numbered in order, each from a different first move; the best
     // move is the first line's.
     let first_go = line_of(&out, |l| l.starts_with("bestmove "));

@@ -360,9 +360,11 @@ impl Session {
         let Some(rest) = text.strip_prefix("name ") else {
             return self.error("expected `setoption name <Name> value <Value>`");
         };
+        // `value` with nothing after it (an empty string option, or a slip) is an empty value,
+        // not part of the name.
         let (name, value) = match rest.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
-            None => (rest.trim(), ""),
+            None => (rest.strip_suffix(" value").unwrap_or(rest).trim(), ""),
         };
         let number = |v: &str, min: i64, max: i64| -> Result<i64, String> {
             match v.parse::<i64>() {
