@@ -93,3 +93,27 @@ test('a guest plays the computer to the end', async () => {
   assert.equal(await page.locator('[data-test=status]').innerText().then((s) => /—/.test(s)), true);
   assert.deepEqual(page.errors, []);
 });
+
+test('a hint against the computer marks a legal move of your own, which you can play', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US' });
+  await page.selectOption('#ai-level', '1');
+  await page.check('input[name=ai-color][value=red]');
+  await page.click('[data-test=start-ai]');
+  await gameId(page);
+  await page.click('[data-test=hint]');
+  await page.locator('#toasts .toast', { hasText: 'Hint: ' }).waitFor();
+  const marked = await page.locator('.board .sq.hint').evaluateAll((els) => els.map((e) => ({
+    sq: e.dataset.sq, red: Boolean(e.querySelector('.piece.red')), label: e.getAttribute('aria-label'),
+  })));
+  assert.equal(marked.length, 2, JSON.stringify(marked));
+  const from = marked.find((m) => m.red);
+  const to = marked.find((m) => m !== from);
+  assert.ok(from && to, JSON.stringify(marked));
+  assert.ok(marked.every((m) => m.label.includes('the suggested move')), JSON.stringify(marked));
+  await shot(page, 'vs-ai-hint');
+  // The hint is a legal move: playing it is accepted, and the marks go with the position.
+  await clickMove(page, from.sq + to.sq);
+  await page.waitForFunction(() => !document.querySelector('.board .sq.hint'));
+  assert.equal(await moveCount(page) >= 1, true);
+  assert.deepEqual(page.errors, []);
+});

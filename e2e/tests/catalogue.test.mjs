@@ -9,6 +9,11 @@ import { fileURLToPath } from 'node:url';
 const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
 globalThis.navigator = { languages: ['en-US'] };
+// i18n.js fetches web/messages.json next to it; Node's fetch reads no files, so serve it here.
+globalThis.fetch = async (url) => {
+  const body = fs.readFileSync(new URL(url), 'utf8');
+  return { ok: true, status: 200, json: async () => JSON.parse(body) };
+};
 const { CATALOGUE, t, setLang } = await import(path.join(web, 'js', 'i18n.js'));
 globalThis.document = { documentElement: {} };
 
@@ -37,6 +42,12 @@ test('every dynamic key family has all its members', () => {
   assert.deepEqual(need.filter((k) => !(k in CATALOGUE)), []);
 });
 
+test('the catalogue is the shared file, and the terminal client\'s entries are in it', () => {
+  const file = JSON.parse(fs.readFileSync(path.join(web, 'messages.json'), 'utf8'));
+  assert.deepEqual(Object.keys(CATALOGUE), Object.keys(file));
+  assert.ok(Object.keys(file).filter((k) => k.startsWith('tui_')).length > 20);
+});
+
 test('each entry has three non-empty translations with the same parameters', () => {
   for (const [key, entry] of Object.entries(CATALOGUE)) {
     assert.equal(entry.length, 3, key);
@@ -62,7 +73,7 @@ test('the page is well under 300 KB before images', () => {
     for (const f of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, f.name);
       if (f.isDirectory()) walk(p);
-      else if (/\.(js|css|html|svg)$/.test(f.name)) total += fs.statSync(p).size;
+      else if (/\.(js|css|html|svg|json)$/.test(f.name)) total += fs.statSync(p).size;
     }
   };
   walk(web);

@@ -54,6 +54,9 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.equal(await bob.page.locator('.player.bottom .pinfo').getAttribute('data-color'), 'blue');
   assert.match(await alice.page.locator('[data-test=status]').innerText(), /Your turn/);
   assert.match(await bob.page.locator('[data-test=status]').innerText(), /Waiting/);
+  // No hints in a game between people: the buttons that are there, but not that one.
+  await alice.page.locator('[data-test=resign]').waitFor();
+  assert.equal(await alice.page.locator('[data-test=hint]').count(), 0);
 
   for (let i = 0; i < DEN_WIN.length; i++) {
     const mover = i % 2 === 0 ? alice.page : bob.page;

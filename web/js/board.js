@@ -39,7 +39,7 @@ export class Board {
   constructor(el, opts = {}) {
     this.el = el;
     this.onMove = opts.onMove || (() => {});
-    this.state = { pos: null, legal: [], orientation: 'red', lastMove: null, movable: null, showRanks: false };
+    this.state = { pos: null, legal: [], orientation: 'red', lastMove: null, movable: null, showRanks: false, hint: null };
     this.selected = null;
     this.focusSq = 'd1';
     this.drag = null;
@@ -114,7 +114,7 @@ export class Board {
   }
 
   render() {
-    const { pos, lastMove, orientation, showRanks } = this.state;
+    const { pos, lastMove, orientation, showRanks, hint } = this.state;
     const dests = this.selected ? new Set(this.destinations(this.selected)) : new Set();
     const threats = this.threats();
     const squares = this.squaresInOrder();
@@ -137,12 +137,15 @@ export class Board {
         b.tabIndex = sq === this.focusSq ? 0 : -1;
         if (lastMove && lastMove !== '--' && (lastMove.startsWith(sq) || lastMove.endsWith(sq))) b.classList.add('last');
         if (sq === this.selected) b.classList.add('selected');
+        const hinted = hint && (hint.startsWith(sq) || hint.endsWith(sq));
+        if (hinted) b.classList.add('hint');
         if (dests.has(sq) && !this.noHints) b.classList.add(piece ? 'dest-capture' : 'dest');
         if (threats.has(sq)) b.classList.add('threat');
         if (movableFrom.has(sq)) b.classList.add('movable');
         let label = this.squareLabel(sq, piece, terr);
         if (dests.has(sq) && !this.noHints) label += `, ${t('legal_destination')}`;
         if (sq === this.selected) label += `, ${t('selected')}`;
+        if (hinted) label += `, ${t('hint_square')}`;
         b.setAttribute('aria-label', label);
         let html = terrainSvg(terr);
         if (piece) html += pieceHtml(piece, showRanks);

@@ -68,6 +68,9 @@ export function mountGame(root, id, ctx) {
   let lastLowBeep = 0;
   let rematchBy = null;
   let analysisOn = false;
+  // The engine's suggestion for the live position: { ply, move }, shown while the game is there.
+  let hint = null;
+  let hintBusy = false;
   let ended = null;
   let destroyed = false;
 
@@ -103,6 +106,39 @@ export function mountGame(root, id, ctx) {
   function opponentIsAi() {
     const me = myColor();
     return Boolean(me && g[OTHER[me]] && g[OTHER[me]].ai_level);
+  }
+
+  /**
+   * Whether the viewer may ask for a hint: on their turn in a live game against the computer,
+   * or at one device (a hint against a person would be the engine playing for you).
+   */
+  function canHint() {
+    if (!isLive() || viewPly !== null) return false;
+    if (g.you === 'both') return true;
+    return opponentIsAi() && g.turn === myColor();
+  }
+
+  /** Asks the engine for the best move of the live position (a second) and marks it. */
+  async function askHint() {
+    if (!canHint() || hintBusy) return;
+    const ply = g.moves.length;
+    hintBusy = true;
+    renderControls();
+    try {
+      const r = await api('POST', '/api/analyze', {
+        fen: g.start_fen || START_JFEN, moves: g.moves.map((m) => m.move), rules: g.rules || undefined, ms: 1000,
+      });
+      const move = r.pv && r.pv[0];
+      if (!destroyed && g && g.moves.length === ply && move) {
+        hint = { ply, move };
+        toast(t('hint_is', { move: lineText([move], currentPos()) }));
+      }
+    } catch (e) {
+      toast(t('err_generic', { msg: e.message }), 'error');
+    } finally {
+      hintBusy = false;
+      render();
+    }
   }
 
   function setGame(state) {
@@ -274,6 +310,7 @@ export function mountGame(root, id, ctx) {
       }
       if (me && opponentIsAi() && n > 0) items.push(btn(t('takeback'), () => socket.send({ t: 'takeback', game: id }), 'takeback'));
     }
+    if (g && canHint()) items.push(btn(t('hint'), askHint, 'hint', { disabled: hintBusy }));
     if (g && !live && g.you && g.status === 'finished') {
       items.push(btn(rematchBy && rematchBy !== g.you ? t('accept_rematch') : t('rematch'),
         () => { socket.send({ t: 'rematch', game: id }); toast(t('rematch_sent')); }, 'rematch'));
@@ -398,6 +435,7 @@ export function mountGame(root, id, ctx) {
       orientation,
       lastMove: lastIdx >= 0 ? g.moves[lastIdx].move : null,
       showRanks,
+      hint: hint && canHint() && hint.ply === g.moves.length ? hint.move : null,
     });
     status.textContent = statusText();
     status.classList.toggle('over', !isLive());

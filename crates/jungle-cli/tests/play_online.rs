@@ -212,7 +212,7 @@ fn the_binary_plays_a_hotseat_game_on_the_server_and_resigns() {
         s.contains("Red: Guest-") && s.contains("Blue: Guest-")
     });
     assert!(s.contains("clock "), "{s}");
-    assert!(s.contains("Red to move"), "{s}");
+    assert!(s.contains("Red's turn"), "{s}");
     pty.typed("g3g4");
     pty.wait_for("1. Rg4");
     pty.typed("a7a6");
@@ -245,7 +245,7 @@ fn the_binary_plays_the_server_ai_and_takes_a_move_back() {
         (110, 30),
     );
     let s = pty.wait_for("[you]");
-    assert!(s.contains("Blue: AI level 1"), "{s}");
+    assert!(s.contains("Blue: Computer (level 1)"), "{s}");
     pty.typed("g3g4");
     pty.wait("the AI's answer", |s| {
         s.lines().any(|l| {

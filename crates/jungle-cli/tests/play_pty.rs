@@ -26,10 +26,10 @@ fn a_short_hotseat_game_to_the_den_with_arrows_typing_and_a_resize() {
         ],
         (100, 30),
     );
-    pty.wait_for("Red to move");
+    pty.wait_for("Red's turn");
     // Red types a move.
     pty.typed("d7d8");
-    pty.wait_for("Blue to move");
+    pty.wait_for("Blue's turn");
     // Blue with the arrow keys: the cursor starts on d3; the lion is on a9.
     pty.keys(&["Left", "Left", "Left"]);
     for _ in 0..6 {
@@ -77,10 +77,10 @@ fn a_move_against_the_ai_its_answer_an_undo_and_ctrl_c() {
         })
     };
     pty.wait("the AI's answer", line_done);
-    pty.wait_for("Red to move");
+    pty.wait_for("Red's turn");
     pty.keys(&["u"]);
     pty.wait("the undo", |s| {
-        !s.contains("1. Rg4") && s.contains("Red to move")
+        !s.contains("1. Rg4") && s.contains("Red's turn")
     });
     pty.keys(&["C-c"]);
     pty.assert_exited_cleanly();
@@ -95,21 +95,44 @@ fn the_screen_keeps_drawing_while_the_ai_thinks_and_undo_stops_it() {
     );
     pty.wait_for("Red: you");
     pty.typed("g3g4");
-    pty.wait_for("AI is thinking");
+    pty.wait_for("Thinking");
     // The elapsed time shown grows while the search runs: the screen is not frozen.
     pty.wait("the thinking time to pass 0.3 s", |s| {
         s.lines()
-            .filter_map(|l| l.split("AI is thinking").nth(1))
+            .filter_map(|l| l.split("Thinking").nth(1))
             .filter_map(|rest| rest.trim_start_matches('.').trim().split('s').next())
             .filter_map(|t| t.trim().parse::<f32>().ok())
             .any(|t| t >= 0.3)
     });
     pty.keys(&["u"]);
     let s = pty.wait_for("Move taken back");
-    assert!(
-        !s.contains("AI is thinking") && !s.contains("1. Rg4"),
-        "{s}"
+    assert!(!s.contains("Thinking") && !s.contains("1. Rg4"), "{s}");
+    pty.keys(&["q"]);
+    pty.assert_exited_cleanly();
+}
+
+#[test]
+fn a_hint_from_the_engine_then_enter_plays_it() {
+    // Red's rat on d8 enters Blue's den in one: the hint must find it.
+    let pty = Pty::start(
+        "hint",
+        &[
+            "--hotseat",
+            "--lang",
+            "en",
+            "--glyphs",
+            "letters",
+            "--fen",
+            "l6/3R3/7/7/7/7/7/7/6L r 0 1",
+        ],
+        (100, 30),
     );
+    pty.wait_for("Red's turn");
+    pty.keys(&["i"]);
+    pty.wait_for("Hint: Rd9# (Enter plays it)");
+    pty.keys(&["Enter"]);
+    let s = pty.wait_for("Red wins (entered the den)");
+    assert!(s.contains("1. Rd9#"), "{s}");
     pty.keys(&["q"]);
     pty.assert_exited_cleanly();
 }
@@ -121,7 +144,7 @@ fn mouse_clicks_move_an_animal() {
         &["--hotseat", "--lang", "en", "--glyphs", "letters"],
         (100, 30),
     );
-    pty.wait_for("Red to move");
+    pty.wait_for("Red's turn");
     // SGR mouse reports, 1-based: the rat on g3 is drawn at column 30, row 14; g4 at row 12.
     for (col, row) in [(30, 14), (30, 12)] {
         let press = format!("\x1b[<0;{col};{row}M");
@@ -138,7 +161,7 @@ fn mouse_clicks_move_an_animal() {
 #[test]
 fn traditional_chinese_screen() {
     let pty = Pty::start("zh", &["--hotseat", "--lang", "zh-Hant"], (100, 30));
-    let s = pty.wait_for("紅方走棋");
+    let s = pty.wait_for("輪到紅方走");
     assert!(s.contains('獅') && s.contains('貓'), "{s}");
     pty.keys(&["q"]);
     pty.assert_exited_cleanly();
@@ -226,7 +249,7 @@ fn a_panic_restores_the_terminal() {
         exe.display()
     );
     let pty = Pty::start_cmd("panic", &cmd, (100, 30));
-    pty.wait_for("Red to move");
+    pty.wait_for("Red's turn");
     pty.keys(&["x"]);
     let s = pty.assert_terminal_restored();
     assert!(
@@ -235,7 +258,7 @@ fn a_panic_restores_the_terminal() {
     );
     assert!(!s.contains("EXIT=0"), "the probe failed as it should:\n{s}");
     assert!(
-        !s.contains("Red to move"),
+        !s.contains("Red's turn"),
         "the alternate screen with the board is gone:\n{s}"
     );
 }

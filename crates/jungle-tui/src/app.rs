@@ -2,9 +2,11 @@
 //! [`Command`]s out. It never touches the terminal, the network or a clock of its own, so every
 //! behaviour is tested by feeding it events.
 
-use crate::i18n::{color_name, reason_text, termination_text, Lang, Msg};
+use crate::i18n::{color_name, reason_text, role_char, termination_text, Lang, Msg};
 use crate::proto::{send, Clocks, GameResult, GameState, Seat, ServerMsg, Side, Timeouts};
-use jungle::{Bitboard, Color, Game, GameRecord, Jfen, Move, MoveText, Position, Rules, Square};
+use jungle::{
+    Bitboard, Color, Game, GameRecord, Jfen, Move, MoveText, Position, Rules, San, Square,
+};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -89,6 +91,14 @@ pub enum Command {
         /// 1–10.
         level: u8,
     },
+    /// Look for the best move in `game` for the person at the keyboard (a hint) and answer with
+    /// [`Event::Hint`] carrying `generation`. Full strength, about a second.
+    Hint {
+        /// Stale answers (the game changed since) carry an older generation.
+        generation: u64,
+        /// The game to move in.
+        game: Box<Game>,
+    },
     /// Stop the running search: its answer is no longer wanted (it still arrives, with an
     /// old generation, and is dropped).
     StopThinking,
@@ -108,6 +118,13 @@ pub enum Event {
         /// The generation of the [`Command::Think`] answered.
         generation: u64,
         /// Its move, if it found one.
+        mv: Option<Move>,
+    },
+    /// The engine's answer to a [`Command::Hint`].
+    Hint {
+        /// The generation of the [`Command::Hint`] answered.
+        generation: u64,
+        /// The move it suggests, if it found one.
         mv: Option<Move>,
     },
     /// A message from the server.
@@ -200,6 +217,9 @@ pub struct App {
     pub thinking: Option<Instant>,
     /// Bumped whenever an engine answer would be stale.
     pub generation: u64,
+    /// A hint is being looked for: the generation of its [`Command::Hint`] and the position it
+    /// is for (an answer for any other is dropped).
+    pub hint: Option<(u64, Position)>,
     /// Online state, in an online game.
     pub online: OnlineState,
     online_start: Option<Value>,
@@ -230,6 +250,7 @@ impl App {
             help: false,
             thinking: None,
             generation: 0,
+            hint: None,
             online: OnlineState::default(),
             online_start: config.online_start,
             save_dir: config.save_dir,
@@ -256,10 +277,14 @@ impl App {
                 self.pick(now)
             }
             Event::AiMove { generation, mv } => self.ai_move(generation, mv, now),
+            Event::Hint { generation, mv } => {
+                self.hint_answer(generation, mv);
+                Vec::new()
+            }
             Event::Server(m) => self.server(m, now),
             Event::Disconnected(why) => {
                 self.online.disconnected = Some(why.clone());
-                self.error(format!("{}: {why}", Msg::Disconnected.text(self.lang)));
+                self.error(self.lang.detail(self.t(Msg::Disconnected), why));
                 Vec::new()
             }
             Event::Tick => Vec::new(),
@@ -271,6 +296,11 @@ impl App {
     /// The text of a message in the display language.
     pub fn t(&self, m: Msg) -> &'static str {
         m.text(self.lang)
+    }
+
+    /// "That move is not allowed: `why`" in the display language.
+    fn illegal(&self, why: impl std::fmt::Display) -> String {
+        Msg::IllegalMove.fill(self.lang, &[("msg", &why)])
     }
 
     /// Whether the person at the keyboard may move now.
@@ -321,34 +351,31 @@ impl App {
             let o = self.game.outcome()?;
             (o.winner, termination_text(self.lang, o.termination))
         };
-        Some(match winner {
+        let head = match winner {
             Some(c) => {
-                let sep = if self.lang.is_chinese() { "" } else { " " };
-                format!(
-                    "{}{sep}{} ({reason})",
-                    color_name(self.lang, c),
-                    self.t(Msg::Wins)
-                )
+                let side = color_name(self.lang, c);
+                Msg::Wins.fill(self.lang, &[("side", &side)])
             }
-            None => format!("{} ({reason})", self.t(Msg::Draw)),
-        })
+            None => self.t(Msg::Draw).to_string(),
+        };
+        Some(self.lang.aside(&head, reason))
     }
 
-    /// The label of a seat's player, e.g. `you`, `AI level 3`, a server name.
+    /// The label of a seat's player, e.g. `you`, `Computer (level 3)`, a server name.
     pub fn player_label(&self, c: Color) -> String {
         match self.opponent {
             Opponent::Engine { level, human } => {
                 if c == human {
                     self.t(Msg::You).to_string()
                 } else {
-                    format!("{} {level}", self.t(Msg::Engine))
+                    Msg::AiName.fill(self.lang, &[("level", &level)])
                 }
             }
             Opponent::Hotseat => self.t(Msg::Friend).to_string(),
             Opponent::Online => {
                 // The server names AI seats in English; ours says it in the display language.
                 let mut s = match self.online.ai_levels[c.index()] {
-                    Some(l) => format!("{} {l}", self.t(Msg::Engine)),
+                    Some(l) => Msg::AiName.fill(self.lang, &[("level", &l)]),
                     None => self.online.names[c.index()].clone(),
                 };
                 if self.online.you.is_some_and(|y| y.plays(c))
@@ -476,6 +503,7 @@ impl App {
                     self.prompt = Some(Prompt::Open(String::new()));
                 }
             }
+            Key::Char('i') => return self.hint_key(),
             Key::Char('=') => return self.draw_key(),
             Key::Char('!') => return self.resign_key(),
             // Anything else starts a typed move (`g3g4`, `Rg4`, `鼠g4`); nonsense is reported
@@ -591,7 +619,7 @@ impl App {
             Some(from) => {
                 let m = Move::new(from, self.cursor);
                 let reason = self.game.illegal_reason(m).unwrap_or_default();
-                self.error(format!("{}: {reason}", self.t(Msg::IllegalMove)));
+                self.error(self.illegal(reason));
             }
             None => self.error_msg(Msg::ChooseOwnAnimal),
         }
@@ -639,16 +667,12 @@ impl App {
                     self.play(m, now)
                 }
                 Some(reason) => {
-                    self.error(format!("{} `{text}`: {reason}", self.t(Msg::IllegalMove)));
+                    self.error(self.illegal(format!("`{text}`: {reason}")));
                     Vec::new()
                 }
             },
             Err(e) => {
-                self.error(format!(
-                    "{} `{text}`: {}",
-                    self.t(Msg::IllegalMove),
-                    e.reason
-                ));
+                self.error(self.illegal(format!("`{text}`: {}", e.reason)));
                 Vec::new()
             }
         }
@@ -668,7 +692,7 @@ impl App {
             ))];
         }
         if let Err(e) = self.game.play(m) {
-            self.error(format!("{}: {}", self.t(Msg::IllegalMove), e.reason));
+            self.error(self.illegal(e.reason));
             return Vec::new();
         }
         self.cursor = m.to_sq();
@@ -705,6 +729,67 @@ impl App {
         }]
     }
 
+    /// `i`: ask the engine for a hint, on the keyboard's turn, in a game on this machine or
+    /// against the server's AI (a hint against a person would be the engine playing for you).
+    fn hint_key(&mut self) -> Vec<Command> {
+        let against_ai = self.online.ai_levels.iter().any(Option::is_some);
+        if self.opponent == Opponent::Online && !against_ai {
+            self.error_msg(Msg::HintPeople);
+            return Vec::new();
+        }
+        if self.game.outcome().is_some() {
+            self.error_msg(Msg::GameOver);
+            return Vec::new();
+        }
+        if !self.can_move() {
+            self.error_msg(Msg::NotYourTurn);
+            return Vec::new();
+        }
+        self.generation += 1;
+        self.hint = Some((self.generation, *self.game.position()));
+        self.info(Msg::HintWait);
+        vec![Command::Hint {
+            generation: self.generation,
+            game: Box::new(self.game.clone()),
+        }]
+    }
+
+    /// The hint arrived: its animal is picked and the cursor put on its destination, so that
+    /// Enter plays it (any other key goes on as usual).
+    fn hint_answer(&mut self, generation: u64, mv: Option<Move>) {
+        match self.hint.take() {
+            Some((g, pos)) if g == generation && pos == *self.game.position() => {}
+            other => {
+                self.hint = other.filter(|(g, _)| *g != generation);
+                return; // an answer for a game that has changed since
+            }
+        }
+        let step = mv
+            .filter(|&m| self.game.is_legal(m))
+            .and_then(|m| Some((m, m.from()?, m.to()?))); // not a pass
+        match step {
+            Some((m, from, to)) => {
+                let text = self.san_text(San::from_move(self.game.position(), m));
+                self.selected = Some(from);
+                self.cursor = to;
+                self.info_text(Msg::Hint.fill(self.lang, &[("move", &text)]));
+            }
+            None => self.error_msg(Msg::EngineNoMove),
+        }
+    }
+
+    /// A move in the notation the board shows: letters (`Rg4`) or, with Chinese glyphs, the
+    /// animal's character (`鼠g4`).
+    pub fn san_text(&self, s: San) -> String {
+        match (self.glyphs, s.0) {
+            (Glyphs::Chinese, MoveText::San { role, .. }) => {
+                let letters = s.to_string();
+                format!("{}{}", role_char(self.lang, role), &letters[1..])
+            }
+            _ => s.to_string(),
+        }
+    }
+
     fn ai_move(&mut self, generation: u64, mv: Option<Move>, now: Instant) -> Vec<Command> {
         if generation != self.generation || self.thinking.is_none() {
             return Vec::new(); // an answer for a game that has changed since
@@ -716,7 +801,7 @@ impl App {
                 self.after_move(now)
             }
             Some(m) => {
-                self.error(format!("{}: {m}", self.t(Msg::EngineNoMove)));
+                self.error(self.lang.detail(self.t(Msg::EngineNoMove), m));
                 Vec::new()
             }
             None => {
@@ -883,15 +968,19 @@ impl App {
     fn save(&mut self, path: &str) {
         let text = self.record().to_string();
         match std::fs::write(path, text) {
-            Ok(()) => self.info_text(format!("{} {path}", self.t(Msg::Saved))),
-            Err(e) => self.error(format!("{} {path}: {e}", self.t(Msg::CannotSave))),
+            Ok(()) => self.info_text(Msg::Saved.fill(self.lang, &[("path", &path)])),
+            Err(e) => {
+                let head = Msg::CannotSave.fill(self.lang, &[("path", &path)]);
+                self.error(self.lang.detail(&head, e))
+            }
         }
     }
 
     /// Loads a record; on success, the commands that stop a search of the game replaced.
     fn load(&mut self, path: &str) -> Option<Vec<Command>> {
         let fail = |app: &mut App, why: String| {
-            app.error(format!("{} {path}: {why}", app.t(Msg::CannotOpen)));
+            let head = Msg::CannotOpen.fill(app.lang, &[("path", &path)]);
+            app.error(app.lang.detail(&head, why));
             None
         };
         let text = match std::fs::read_to_string(path) {
@@ -910,7 +999,7 @@ impl App {
         self.start = *game.start_position();
         self.game = game;
         self.selected = None;
-        self.info_text(format!("{} {path}", self.t(Msg::Loaded)));
+        self.info_text(Msg::Loaded.fill(self.lang, &[("path", &path)]));
         Some(out)
     }
 
@@ -1003,7 +1092,8 @@ impl App {
                 }
             }
             ServerMsg::Error { code, message, .. } => {
-                self.error(format!("{} {code}: {message}", self.t(Msg::ServerError)));
+                let detail = format!("{code}: {message}");
+                self.error(self.lang.detail(self.t(Msg::ServerError), detail));
             }
             _ => {}
         }
@@ -1014,12 +1104,12 @@ impl App {
     fn adopt_state(&mut self, st: GameState, now: Instant) {
         let rules: Rules = match st.rules.as_deref().unwrap_or("standard").parse() {
             Ok(r) => r,
-            Err(e) => return self.error(format!("{}: {e}", self.t(Msg::ServerError))),
+            Err(e) => return self.error(self.lang.detail(self.t(Msg::ServerError), e)),
         };
         let start = match st.start_fen.as_deref() {
             Some(f) => match Jfen::parse_position(f, rules) {
                 Ok(p) => p,
-                Err(e) => return self.error(format!("{}: {e}", self.t(Msg::ServerError))),
+                Err(e) => return self.error(self.lang.detail(self.t(Msg::ServerError), e)),
             },
             None => Position::start(rules),
         };
@@ -1032,12 +1122,8 @@ impl App {
                 .and_then(|t| t.to_move(game.position()).map_err(|e| e.reason))
                 .and_then(|m| game.play(m).map_err(|e| e.reason));
             if let Err(why) = played {
-                return self.error(format!(
-                    "{}: ply {} `{}`: {why}",
-                    self.t(Msg::ServerError),
-                    i + 1,
-                    entry.mv
-                ));
+                let detail = format!("ply {} `{}`: {why}", i + 1, entry.mv);
+                return self.error(self.lang.detail(self.t(Msg::ServerError), detail));
             }
         }
         let new_game = self.online.game_id.as_ref() != Some(&st.id);
@@ -1064,11 +1150,11 @@ impl App {
         }
     }
 
-    /// The status line text for the side to move, e.g. `Red to move`.
+    /// The status line text for the side to move, e.g. `Red's turn`.
     pub fn turn_text(&self) -> String {
         let c = self.game.position().turn();
-        let sep = if self.lang.is_chinese() { "" } else { " " };
-        format!("{}{sep}{}", color_name(self.lang, c), self.t(Msg::ToMove))
+        let side = color_name(self.lang, c);
+        Msg::TurnOf.fill(self.lang, &[("side", &side)])
     }
 
     /// How long the engine has been thinking.

@@ -9,6 +9,7 @@ use crossterm::event::{
 };
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
+use jungle::{Game, Move};
 use jungle_engine::{Engine, EngineOptions, Limits, StopHandle};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
@@ -16,6 +17,43 @@ use std::io::{self, Stdout};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// How long the engine looks for a hint (at full strength).
+const HINT_TIME: Duration = Duration::from_secs(1);
+
+/// Starts a search of `game` at `level` for `time` in `search`'s place (a search still running
+/// there, a hint's, is for a game that has moved on: it is stopped); the answer comes back as the
+/// event `answer` makes of the move. The search runs on the engine's own thread so the screen
+/// keeps drawing (`go` returns at once) and a waiter thread reports the move. A stopped search's
+/// answer carries an old generation and is dropped by the app.
+fn think(
+    search: &mut Option<StopHandle>,
+    game: &Game,
+    level: u8,
+    time: Duration,
+    tx: mpsc::Sender<Event>,
+    answer: impl FnOnce(Option<Move>) -> Event + Send + 'static,
+) {
+    if let Some(h) = search.take() {
+        h.stop();
+    }
+    let mut engine = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        level,
+        ..EngineOptions::default()
+    });
+    let limits = Limits {
+        movetime: Some(time),
+        ..Limits::default()
+    };
+    engine.go(game, limits, Box::new(|_| {}));
+    *search = Some(engine.stop_handle());
+    std::thread::spawn(move || {
+        let mv = engine.wait().best;
+        let _ = tx.send(answer(mv));
+    });
+}
 
 /// The thinking time of a level: the lower levels are bounded by nodes long before this.
 fn budget(level: u8) -> Duration {
@@ -288,25 +326,13 @@ fn apply(
                 game,
                 level,
             } => {
-                // The search runs on the engine's own thread so the screen keeps drawing; `go`
-                // returns at once, and a waiter thread reports the move. A stopped search's
-                // answer carries an old generation and is dropped by the app.
-                let mut engine = Engine::new(EngineOptions {
-                    threads: 1,
-                    hash_mb: 16,
-                    level,
-                    ..EngineOptions::default()
+                think(search, &game, level, budget(level), tx.clone(), move |mv| {
+                    Event::AiMove { generation, mv }
                 });
-                let limits = Limits {
-                    movetime: Some(budget(level)),
-                    ..Limits::default()
-                };
-                engine.go(&game, limits, Box::new(|_| {}));
-                *search = Some(engine.stop_handle());
-                let tx = tx.clone();
-                std::thread::spawn(move || {
-                    let mv = engine.wait().best;
-                    let _ = tx.send(Event::AiMove { generation, mv });
+            }
+            Command::Hint { generation, game } => {
+                think(search, &game, 10, HINT_TIME, tx.clone(), move |mv| {
+                    Event::Hint { generation, mv }
                 });
             }
         }

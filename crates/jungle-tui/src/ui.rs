@@ -4,7 +4,7 @@
 
 use crate::app::{App, Glyphs, Opponent, Prompt};
 use crate::i18n::{color_name, role_char, Msg};
-use jungle::{Bitboard, Color, MoveText, Piece, Square};
+use jungle::{Bitboard, Color, Piece, Square};
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color as Tc, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -290,7 +290,10 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
                 Color::Blue => app.online.timeouts.blue,
             };
             if n > 0 {
-                spans.push(Span::raw(format!("  {} {n}", app.t(Msg::Timeouts))));
+                spans.push(Span::raw(format!(
+                    "  {}",
+                    Msg::Timeouts.fill(app.lang, &[("n", &n)])
+                )));
             }
         }
         lines.push(Line::from(spans));
@@ -304,7 +307,11 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
     } else if let Some(d) = app.thinking_for(now) {
         let dots = ".".repeat(1 + (d.as_millis() / 400 % 3) as usize);
         lines.push(Line::from(Span::styled(
-            format!("{}{dots} {:.1}s", app.t(Msg::Thinking), d.as_secs_f32()),
+            format!(
+                "{}{dots} {:.1}s",
+                app.t(Msg::Thinking).trim_end_matches('…'),
+                d.as_secs_f32()
+            ),
             Style::default().fg(Tc::Yellow),
         )));
     } else if app.online.waiting {
@@ -322,19 +329,7 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
     let sans = app.game.sans();
     let start_turn = app.game.start_position().turn();
     let start_no = app.game.start_position().fullmoves();
-    let text_of = |i: usize| -> String {
-        let s = sans[i];
-        match app.glyphs {
-            Glyphs::Letters => s.to_string(),
-            Glyphs::Chinese => match s.0 {
-                MoveText::San { role, .. } => {
-                    let letters = s.to_string();
-                    format!("{}{}", role_char(app.lang, role), &letters[1..])
-                }
-                _ => s.to_string(),
-            },
-        }
-    };
+    let text_of = |i: usize| app.san_text(sans[i]);
     // Two plies per line: `12. Rg4  ra6`. A game starting with Blue begins with `1. ...`.
     let mut move_lines = Vec::new();
     let mut i = 0;
@@ -469,7 +464,7 @@ mod tests {
         assert!(r1.contains(" T   .   ##  @@  ##  .   L  "), "{r1}");
         let r5 = s.iter().find(|l| l.contains(" 5 ")).unwrap();
         assert!(r5.contains(" ~~  ~~ "), "{r5}");
-        assert!(all.contains("Red to move"), "{all}");
+        assert!(all.contains("Red's turn"), "{all}");
         assert!(all.contains("a   b   c   d   e   f   g"));
     }
 
@@ -484,7 +479,7 @@ mod tests {
         assert!(first_rank < ninth);
         let all = s.join("\n");
         assert!(all.contains("狮"), "{all}");
-        assert!(all.contains("红方走棋"), "{all}");
+        assert!(all.contains("轮到红方走"), "{all}");
         assert!(all.contains("g   f   e   d   c   b   a"));
         // Only ASCII and wide characters: no East-Asian-ambiguous box drawing.
         assert!(
@@ -538,7 +533,7 @@ mod tests {
         let all = screen(&a, 90, 30).join("\n");
         assert!(all.contains("Red wins (entered the den)"), "{all}");
         assert!(all.contains("1. Rd9#"), "{all}");
-        assert!(!all.contains("Red to move"), "{all}");
+        assert!(!all.contains("Red's turn"), "{all}");
     }
 
     #[test]

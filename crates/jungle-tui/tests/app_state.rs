@@ -116,7 +116,7 @@ fn arrows_and_enter_select_show_targets_and_move() {
     assert_eq!(think_generation(&cmds), Some((1, 1)), "the engine answers");
     assert!(!app.can_move());
     press(&mut app, now, &[Key::Enter]);
-    assert!(status(&app).contains("Not your turn"));
+    assert!(status(&app).contains("not your turn"));
 }
 
 #[test]
@@ -127,7 +127,11 @@ fn enter_on_empty_or_enemy_squares_explains_why_and_changes_nothing() {
     // d4 is not a leopard move: an error with the reason, the selection stays.
     press(&mut app, now, &[Key::Left, Key::Up, Key::Enter]);
     assert_eq!(app.cursor, Square::D4);
-    assert!(status(&app).starts_with("Illegal move"), "{}", status(&app));
+    assert!(
+        status(&app).starts_with("That move is not allowed: "),
+        "{}",
+        status(&app)
+    );
     assert!(app.game.is_empty());
     press(&mut app, now, &[Key::Esc]);
     assert_eq!(app.selected, None);
@@ -191,7 +195,7 @@ fn typed_moves_in_both_notations_and_clear_errors() {
     assert_eq!(app.game.len(), 2);
     type_text(&mut app, now, "g4g6");
     assert!(
-        status(&app).starts_with("Illegal move `g4g6`"),
+        status(&app).starts_with("That move is not allowed: `g4g6`"),
         "{}",
         status(&app)
     );
@@ -288,7 +292,7 @@ fn hotseat_plays_both_sides_and_undoes_one_ply() {
     let (mut app, _, now) = new(Opponent::Hotseat, None);
     type_text(&mut app, now, "g3g4");
     assert!(app.can_move(), "Blue moves at the same keyboard");
-    assert_eq!(app.turn_text(), "Blue to move");
+    assert_eq!(app.turn_text(), "Blue's turn");
     type_text(&mut app, now, "a7a6");
     press(&mut app, now, &[Key::Char('u')]);
     assert_eq!(app.game.len(), 1);
@@ -341,9 +345,9 @@ fn results_are_in_the_display_language() {
     c.lang = Lang::ZhHant;
     let now = Instant::now();
     let (mut app, _) = App::new(c, now);
-    assert_eq!(app.turn_text(), "紅方走棋");
+    assert_eq!(app.turn_text(), "輪到紅方走");
     type_text(&mut app, now, "d8d9");
-    assert_eq!(app.result_text().as_deref(), Some("紅方勝 (入穴)"));
+    assert_eq!(app.result_text().as_deref(), Some("紅方勝（進入對方獸穴）"));
 }
 
 /// A temporary directory of the test's own, removed with its files when dropped.
@@ -601,12 +605,15 @@ fn online_takeback_is_offered_against_the_server_ai() {
     let (mut app, _, now) = new(Opponent::Online, None);
     let blue_ai = json!({"blue": {"name": "AI", "ai_level": 4}});
     app.handle(Event::Server(state("red", &["g3g4", "a7a6"], blue_ai)), now);
-    assert!(app.player_label(Color::Blue).contains("AI level 4"));
+    assert!(app.player_label(Color::Blue).contains("Computer (level 4)"));
     let cmds = press(&mut app, now, &[Key::Char('u')]);
     assert_eq!(sent(&cmds), vec![json!({"t":"takeback","game":"g1"})]);
     // The server answers a takeback with the new state.
     app.handle(Event::Server(state("red", &[], blue_ai_again())), now);
     assert!(app.game.is_empty());
+    // Against the server's AI a hint may be asked for, on the own turn.
+    let cmds = press(&mut app, now, &[Key::Char('i')]);
+    assert_eq!(hint_request(&cmds).map(|(_, plies)| plies), Some(0));
 }
 
 fn blue_ai_again() -> Value {
@@ -707,4 +714,116 @@ fn mouse_clicks_pick_an_animal_then_its_destination() {
     press(&mut app, now, &[Key::Char('?')]);
     app.handle(Event::Click(Square::A7), now);
     assert_eq!(app.selected, None);
+}
+
+fn hint_request(cmds: &[Command]) -> Option<(u64, usize)> {
+    cmds.iter().find_map(|c| match c {
+        Command::Hint { generation, game } => Some((*generation, game.len())),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_hint_picks_the_suggested_animal_and_enter_plays_it() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    type_text(&mut app, now, "Rg4");
+    let cmds = press(&mut app, now, &[Key::Char('i')]);
+    let (generation, plies) = hint_request(&cmds).expect("a hint is asked for");
+    assert_eq!(plies, 1, "the hint is for the game as it stands");
+    assert!(
+        status(&app).contains("Looking for a hint"),
+        "{}",
+        status(&app)
+    );
+    assert!(app.input.is_empty(), "`i` is not the start of a typed move");
+    let suggestion = mv("a7a6");
+    app.handle(
+        Event::Hint {
+            generation,
+            mv: Some(suggestion),
+        },
+        now,
+    );
+    assert_eq!(app.selected, Some(Square::A7));
+    assert_eq!(app.cursor, Square::A6);
+    assert_eq!(status(&app), "Hint: Ra6 (Enter plays it)");
+    press(&mut app, now, &[Key::Enter]);
+    assert_eq!(app.game.moves().last(), Some(suggestion));
+}
+
+#[test]
+fn a_hint_for_a_position_left_behind_is_dropped() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    let (generation, _) = hint_request(&press(&mut app, now, &[Key::Char('i')])).unwrap();
+    type_text(&mut app, now, "Rg4"); // played before the answer came
+    app.handle(
+        Event::Hint {
+            generation,
+            mv: Some(mv("g3g4")),
+        },
+        now,
+    );
+    assert_eq!(app.selected, None);
+    assert_eq!(app.game.len(), 1);
+    assert!(!status(&app).starts_with("Hint"), "{}", status(&app));
+    // A newer request is still answered after an older answer was dropped.
+    let (newer, _) = hint_request(&press(&mut app, now, &[Key::Char('i')])).unwrap();
+    app.handle(
+        Event::Hint {
+            generation,
+            mv: Some(mv("a7a6")),
+        },
+        now,
+    );
+    assert_eq!(app.selected, None, "the old generation is still stale");
+    app.handle(
+        Event::Hint {
+            generation: newer,
+            mv: Some(mv("a7a6")),
+        },
+        now,
+    );
+    assert_eq!(app.selected, Some(Square::A7));
+}
+
+#[test]
+fn no_hint_online_while_the_engine_thinks_or_after_the_game() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    let cmds = press(&mut app, now, &[Key::Char('i')]);
+    assert!(hint_request(&cmds).is_none());
+    assert_eq!(status(&app), "No hints in games against people");
+
+    let (mut app, cmds, now) = new(engine(Color::Blue), None);
+    assert!(think_generation(&cmds).is_some(), "the engine opens as Red");
+    let cmds = press(&mut app, now, &[Key::Char('i')]);
+    assert!(hint_request(&cmds).is_none());
+    assert!(status(&app).contains("not your turn"), "{}", status(&app));
+
+    let (mut app, _, now) = new(Opponent::Hotseat, Some("l6/3R3/7/7/7/7/7/7/6L r 0 1"));
+    type_text(&mut app, now, "d8d9");
+    let cmds = press(&mut app, now, &[Key::Char('i')]);
+    assert!(hint_request(&cmds).is_none());
+    assert!(
+        status(&app).contains("The game is over"),
+        "{}",
+        status(&app)
+    );
+}
+
+#[test]
+fn a_hint_in_chinese_names_the_animal_by_its_character() {
+    let mut c = config(Opponent::Hotseat, None);
+    c.lang = Lang::ZhHans;
+    c.glyphs = Glyphs::Chinese;
+    let now = Instant::now();
+    let (mut app, _) = App::new(c, now);
+    let (generation, _) = hint_request(&press(&mut app, now, &[Key::Char('i')])).unwrap();
+    app.handle(
+        Event::Hint {
+            generation,
+            mv: Some(mv("g3g4")),
+        },
+        now,
+    );
+    assert_eq!(status(&app), "提示：鼠g4（按回车走这步）");
 }
