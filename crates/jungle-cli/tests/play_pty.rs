@@ -10,22 +10,24 @@ mod play_support;
 use play_support::{Pty, BIN};
 use std::process::Command;
 
+/// `jungle play --hotseat` in English with letters, from the position `fen`.
+fn hotseat_from(name: &str, fen: &str) -> Pty {
+    let args = [
+        "--hotseat",
+        "--lang",
+        "en",
+        "--glyphs",
+        "letters",
+        "--fen",
+        fen,
+    ];
+    Pty::start(name, &args, (100, 30))
+}
+
 #[test]
 fn a_short_hotseat_game_to_the_den_with_arrows_typing_and_a_resize() {
     // Red's rat on d7, two steps from Blue's den; Blue's lion in the corner.
-    let pty = Pty::start(
-        "hotseat",
-        &[
-            "--hotseat",
-            "--lang",
-            "en",
-            "--glyphs",
-            "letters",
-            "--fen",
-            "l6/7/3R3/7/7/7/7/7/6L r 0 1",
-        ],
-        (100, 30),
-    );
+    let pty = hotseat_from("hotseat", "l6/7/3R3/7/7/7/7/7/6L r 0 1");
     pty.wait_for("Red's turn");
     // Red types a move.
     pty.typed("d7d8");
@@ -114,19 +116,7 @@ fn the_screen_keeps_drawing_while_the_ai_thinks_and_undo_stops_it() {
 #[test]
 fn a_hint_from_the_engine_then_enter_plays_it() {
     // Red's rat on d8 enters Blue's den in one: the hint must find it.
-    let pty = Pty::start(
-        "hint",
-        &[
-            "--hotseat",
-            "--lang",
-            "en",
-            "--glyphs",
-            "letters",
-            "--fen",
-            "l6/3R3/7/7/7/7/7/7/6L r 0 1",
-        ],
-        (100, 30),
-    );
+    let pty = hotseat_from("hint", "l6/3R3/7/7/7/7/7/7/6L r 0 1");
     pty.wait_for("Red's turn");
     pty.keys(&["i"]);
     pty.wait_for("Hint: Rd9# (Enter plays it)");
