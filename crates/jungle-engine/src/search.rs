@@ -241,7 +241,8 @@ impl History {
             plies: game
                 .plies()
                 .iter()
-                .map(|p| ply_key(p.piece, p.mv.to_sq()))
+                // A pass (an online timeout) has no square: its key is 0 whatever `to` says.
+                .map(|p| p.mv.to().map_or(0, |to| ply_key(p.piece, to)))
                 .collect(),
         }
     }

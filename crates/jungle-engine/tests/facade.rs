@@ -253,3 +253,27 @@ fn a_pondering_search_waits_for_ponderhit_then_keeps_its_time() {
     assert!(game.legal_moves().contains(r.best.unwrap()));
     assert!(!e.ponderhit(), "the search is over");
 }
+
+#[test]
+fn games_with_passes_are_searched_at_every_level() {
+    // Online, a move timeout passes the turn (RULES §8): the server's AI then searches a game
+    // whose history holds passes, on either side and in a row.
+    let mut game = Game::new(Rules::STANDARD);
+    for m in ["g3g4", "--", "g4g5", "a7a6", "--", "--", "e3d3"] {
+        let mv = match m {
+            "--" => Move::PASS,
+            _ => m
+                .parse::<MoveText>()
+                .unwrap()
+                .to_move(game.position())
+                .unwrap(),
+        };
+        game.play(mv).unwrap();
+    }
+    for level in [1, 5, 10] {
+        let m = choose_move(&game, level, Duration::from_millis(30)).expect("a move");
+        assert!(game.legal_moves().contains(m), "level {level}: {m}");
+    }
+    let r = analyze(&game, Duration::from_millis(30), 3);
+    assert!(game.legal_moves().contains(r.best.unwrap()));
+}

@@ -3,6 +3,7 @@
 //! forwarded back.
 
 use crate::accounts::session_user;
+use crate::clock::SharedClock;
 use crate::game::{Action, Event, GameHandle, Seat};
 use crate::hub::UserEvent;
 use crate::ids::GameId;
@@ -26,8 +27,9 @@ use tokio::task::JoinHandle;
 
 /// Largest message accepted (bigger ones are answered `too_large`).
 pub const MAX_MESSAGE_BYTES: usize = 4096;
-/// Refused messages after which a flooding client is disconnected.
-const MAX_REFUSALS: u32 = 100;
+/// Refused messages a client may run up within a minute (refilled at that rate); one more and it
+/// is flooding and is disconnected. A long session's occasional refusals never add up to this.
+const MAX_REFUSALS_PER_MIN: u32 = 100;
 
 /// The routes of this module.
 pub fn router() -> Router<AppState> {
@@ -88,7 +90,11 @@ struct Conn {
     follows: HashMap<GameId, JoinHandle<()>>,
     watching: HashMap<GameId, ()>,
     lobby: Option<JoinHandle<()>>,
-    refusals: u32,
+    /// The refusals this connection may still run up ([`MAX_REFUSALS_PER_MIN`]).
+    refusals: Bucket,
+    clock: SharedClock,
+    /// It ran out of refusals: it is disconnected.
+    flooding: bool,
 }
 
 #[derive(Deserialize)]
@@ -113,6 +119,7 @@ impl Conn {
             let _ = sink.close().await;
         });
         let hub = state.hub.clone();
+        let clock = hub.clock();
         let mut user_rx = hub.connect_user(&user.id).await;
         let mut conn = Conn {
             state,
@@ -121,12 +128,13 @@ impl Conn {
             follows: HashMap::new(),
             watching: HashMap::new(),
             lobby: None,
-            refusals: 0,
+            refusals: Bucket::new(MAX_REFUSALS_PER_MIN, 60_000, clock.now_ms()),
+            clock: clock.clone(),
+            flooding: false,
         };
         let games = hub.user_live_games(&conn.user.id);
         conn.send(serde_json::json!({"t": "welcome", "user": conn.user, "games": games}))
             .await;
-        let clock = hub.clock();
         let mut bucket = Bucket::new(hub.config().ws_msgs_per_sec, 1000, clock.now_ms());
         loop {
             tokio::select! {
@@ -147,7 +155,7 @@ impl Conn {
                     } else {
                         conn.on_text(text.as_str()).await;
                     }
-                    if conn.refusals > MAX_REFUSALS {
+                    if conn.flooding {
                         tracing::warn!(user = %conn.user.id, "disconnecting a flooding client");
                         break;
                     }
@@ -180,7 +188,9 @@ impl Conn {
     }
 
     async fn refuse(&mut self, e: WsError, re: &str) {
-        self.refusals += 1;
+        if !self.refusals.take(self.clock.now_ms()) {
+            self.flooding = true;
+        }
         let _ = self.out.send(Arc::from(e.to_json(re))).await;
     }
 

@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use serde_json::json;
+use std::time::Duration;
 
 fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
@@ -163,6 +164,40 @@ async fn message_floods_are_rate_limited() {
     srv.clock.advance(1000);
     p.send(json!({"t": "ping"})).await;
     p.expect("pong").await;
+}
+
+#[tokio::test]
+async fn a_burst_of_refusals_disconnects_but_a_long_session_is_never_cut_off() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut p = srv.guest().await;
+    // 150 refused messages over ten minutes: each answered, and the socket stays.
+    for _ in 0..150 {
+        srv.clock.advance(4000);
+        p.send(json!({"t": "nonsense"})).await;
+        assert_eq!(p.expect("error").await["code"], "bad_json");
+    }
+    p.send(json!({"t": "ping"})).await;
+    p.expect("pong").await;
+    // 101 within a moment (the clock stands still: most are over the message rate too): the
+    // client is flooding, and the server closes the socket after answering them.
+    srv.clock.advance(60_000);
+    for _ in 0..101 {
+        let _ = p.ws.send_text("{").await;
+    }
+    let mut refused = 0;
+    let end = loop {
+        match p.ws.recv_timeout(Duration::from_secs(10)).await {
+            Ok(Some(m)) => {
+                assert_eq!(m["t"], "error", "{m}");
+                refused += 1;
+            }
+            Ok(None) => break "closed".to_string(),
+            Err(e) => break e.to_string(),
+        }
+    };
+    assert_eq!(refused, 101);
+    assert!(!end.contains("timed out"), "the socket stayed open: {end}");
 }
 
 #[tokio::test]
