@@ -127,209 +127,98 @@ impl FromStr for Lang {
     }
 }
 
-/// A message of the client: one entry of the catalogue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)] // each variant is named after its English text
-pub enum Msg {
-    Title,
-    Moves,
-    TurnOf,
-    You,
-    AiName,
-    Friend,
-    Thinking,
-    NotYourTurn,
-    GameOver,
-    ChooseOwnAnimal,
-    AnimalCannotMove,
-    IllegalMove,
-    CannotReadMove,
-    PassOnlyOnline,
-    UndoNothing,
-    Undone,
-    NewGame,
-    Flipped,
-    SaveTo,
-    OpenFile,
-    Saved,
-    Loaded,
-    CannotSave,
-    CannotOpen,
-    LoadOnlyOffline,
-    MoveLabel,
-    KeysHelp,
-    KeysOnline,
-    HelpTitle,
-    HelpBody,
-    TooSmall,
-    Draw,
-    Wins,
-    EngineNoMove,
-    Connecting,
-    Waiting,
-    Disconnected,
-    ServerError,
-    DrawOffered,
-    DrawOfferSent,
-    ResignConfirm,
-    TakebackOnlyAi,
-    RematchOffered,
-    RematchSent,
-    GameStillOn,
-    Spectating,
-    OpponentAway,
-    Clock,
-    MoveTimer,
-    Timeouts,
-    Online,
-    Hotseat,
-    GlyphsLetters,
-    GlyphsChinese,
-    Hint,
-    HintWait,
-    HintPeople,
+/// Declares [`Msg`] from one list: each message, its catalogue key and its parameters.
+macro_rules! messages {
+    ($($variant:ident => $key:literal $(: $($param:literal),+)?;)*) => {
+        /// A message of the client: one entry of the catalogue.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)] // each variant is named after its English text
+        pub enum Msg {
+            $($variant,)*
+        }
+
+        impl Msg {
+            /// Every message (for tests).
+            pub const ALL: &'static [Msg] = &[$(Msg::$variant,)*];
+
+            /// Its key in the catalogue.
+            pub fn key(self) -> &'static str {
+                match self {
+                    $(Msg::$variant => $key,)*
+                }
+            }
+
+            /// The names of its `{parameters}` (fill them with [`Msg::fill`]).
+            pub fn params(self) -> &'static [&'static str] {
+                match self {
+                    $(Msg::$variant => &[$($($param),+)?],)*
+                }
+            }
+        }
+    };
+}
+
+messages! {
+    Title => "app_name";
+    Moves => "moves";
+    TurnOf => "turn_of": "side";
+    You => "you";
+    AiName => "ai_name": "level";
+    Friend => "tui_friend";
+    Thinking => "thinking";
+    NotYourTurn => "not_your_turn";
+    GameOver => "tui_game_over";
+    ChooseOwnAnimal => "tui_choose_own_animal";
+    AnimalCannotMove => "tui_animal_cannot_move";
+    IllegalMove => "err_illegal_move": "msg";
+    CannotReadMove => "tui_cannot_read_move";
+    PassOnlyOnline => "tui_pass_only_online";
+    UndoNothing => "tui_undo_nothing";
+    Undone => "tui_undone";
+    NewGame => "new_game";
+    Flipped => "tui_flipped";
+    SaveTo => "tui_save_to";
+    OpenFile => "tui_open_file";
+    Saved => "tui_saved": "path";
+    Loaded => "tui_loaded": "path";
+    CannotSave => "tui_cannot_save": "path";
+    CannotOpen => "tui_cannot_open": "path";
+    LoadOnlyOffline => "tui_load_only_offline";
+    MoveLabel => "type_move";
+    KeysHelp => "tui_keys_help";
+    KeysOnline => "tui_keys_online";
+    HelpTitle => "tui_help_title";
+    HelpBody => "tui_help_body";
+    TooSmall => "tui_too_small";
+    Draw => "result_draw";
+    Wins => "result_wins": "side";
+    EngineNoMove => "tui_engine_no_move";
+    Connecting => "conn_connecting";
+    Waiting => "tui_waiting";
+    Disconnected => "tui_disconnected";
+    ServerError => "tui_server";
+    DrawOffered => "tui_draw_offered";
+    DrawOfferSent => "draw_offered_wait";
+    ResignConfirm => "tui_resign_confirm";
+    TakebackOnlyAi => "tui_takeback_only_ai";
+    RematchOffered => "tui_rematch_offered";
+    RematchSent => "rematch_sent";
+    GameStillOn => "tui_game_still_on";
+    Spectating => "tui_spectating";
+    OpponentAway => "offline";
+    Clock => "tui_clock";
+    MoveTimer => "move_timer";
+    Timeouts => "timeouts_n": "n";
+    Online => "online";
+    Hotseat => "tui_hotseat";
+    GlyphsLetters => "tui_glyphs_letters";
+    GlyphsChinese => "tui_glyphs_chinese";
+    Hint => "tui_hint": "move";
+    HintWait => "tui_hint_wait";
+    HintPeople => "tui_hint_people";
 }
 
 impl Msg {
-    /// Every message (for tests).
-    pub const ALL: [Msg; 57] = [
-        Msg::Title,
-        Msg::Moves,
-        Msg::TurnOf,
-        Msg::You,
-        Msg::AiName,
-        Msg::Friend,
-        Msg::Thinking,
-        Msg::NotYourTurn,
-        Msg::GameOver,
-        Msg::ChooseOwnAnimal,
-        Msg::AnimalCannotMove,
-        Msg::IllegalMove,
-        Msg::CannotReadMove,
-        Msg::PassOnlyOnline,
-        Msg::UndoNothing,
-        Msg::Undone,
-        Msg::NewGame,
-        Msg::Flipped,
-        Msg::SaveTo,
-        Msg::OpenFile,
-        Msg::Saved,
-        Msg::Loaded,
-        Msg::CannotSave,
-        Msg::CannotOpen,
-        Msg::LoadOnlyOffline,
-        Msg::MoveLabel,
-        Msg::KeysHelp,
-        Msg::KeysOnline,
-        Msg::HelpTitle,
-        Msg::HelpBody,
-        Msg::TooSmall,
-        Msg::Draw,
-        Msg::Wins,
-        Msg::EngineNoMove,
-        Msg::Connecting,
-        Msg::Waiting,
-        Msg::Disconnected,
-        Msg::ServerError,
-        Msg::DrawOffered,
-        Msg::DrawOfferSent,
-        Msg::ResignConfirm,
-        Msg::TakebackOnlyAi,
-        Msg::RematchOffered,
-        Msg::RematchSent,
-        Msg::GameStillOn,
-        Msg::Spectating,
-        Msg::OpponentAway,
-        Msg::Clock,
-        Msg::MoveTimer,
-        Msg::Timeouts,
-        Msg::Online,
-        Msg::Hotseat,
-        Msg::GlyphsLetters,
-        Msg::GlyphsChinese,
-        Msg::Hint,
-        Msg::HintWait,
-        Msg::HintPeople,
-    ];
-
-    /// Its key in the catalogue.
-    pub fn key(self) -> &'static str {
-        use Msg::*;
-        match self {
-            Title => "app_name",
-            Moves => "moves",
-            TurnOf => "turn_of",
-            You => "you",
-            AiName => "ai_name",
-            Friend => "tui_friend",
-            Thinking => "thinking",
-            NotYourTurn => "not_your_turn",
-            GameOver => "tui_game_over",
-            ChooseOwnAnimal => "tui_choose_own_animal",
-            AnimalCannotMove => "tui_animal_cannot_move",
-            IllegalMove => "err_illegal_move",
-            CannotReadMove => "tui_cannot_read_move",
-            PassOnlyOnline => "tui_pass_only_online",
-            UndoNothing => "tui_undo_nothing",
-            Undone => "tui_undone",
-            NewGame => "new_game",
-            Flipped => "tui_flipped",
-            SaveTo => "tui_save_to",
-            OpenFile => "tui_open_file",
-            Saved => "tui_saved",
-            Loaded => "tui_loaded",
-            CannotSave => "tui_cannot_save",
-            CannotOpen => "tui_cannot_open",
-            LoadOnlyOffline => "tui_load_only_offline",
-            MoveLabel => "type_move",
-            KeysHelp => "tui_keys_help",
-            KeysOnline => "tui_keys_online",
-            HelpTitle => "tui_help_title",
-            HelpBody => "tui_help_body",
-            TooSmall => "tui_too_small",
-            Draw => "result_draw",
-            Wins => "result_wins",
-            EngineNoMove => "tui_engine_no_move",
-            Connecting => "conn_connecting",
-            Waiting => "tui_waiting",
-            Disconnected => "tui_disconnected",
-            ServerError => "tui_server",
-            DrawOffered => "tui_draw_offered",
-            DrawOfferSent => "draw_offered_wait",
-            ResignConfirm => "tui_resign_confirm",
-            TakebackOnlyAi => "tui_takeback_only_ai",
-            RematchOffered => "tui_rematch_offered",
-            RematchSent => "rematch_sent",
-            GameStillOn => "tui_game_still_on",
-            Spectating => "tui_spectating",
-            OpponentAway => "offline",
-            Clock => "tui_clock",
-            MoveTimer => "move_timer",
-            Timeouts => "timeouts_n",
-            Online => "online",
-            Hotseat => "tui_hotseat",
-            GlyphsLetters => "tui_glyphs_letters",
-            GlyphsChinese => "tui_glyphs_chinese",
-            Hint => "tui_hint",
-            HintWait => "tui_hint_wait",
-            HintPeople => "tui_hint_people",
-        }
-    }
-
-    /// The names of its `{parameters}` (fill them with [`Msg::fill`]).
-    pub fn params(self) -> &'static [&'static str] {
-        use Msg::*;
-        match self {
-            TurnOf | Wins => &["side"],
-            AiName => &["level"],
-            IllegalMove => &["msg"],
-            Saved | Loaded | CannotSave | CannotOpen => &["path"],
-            Timeouts => &["n"],
-            Hint => &["move"],
-            _ => &[],
-        }
-    }
-
     /// The text in `lang` (a message with parameters shows them as `{name}`: use [`Msg::fill`]).
     pub fn text(self, lang: Lang) -> &'static str {
         entry(lang, self.key())
@@ -406,7 +295,7 @@ mod tests {
             serde_json::from_str(CATALOGUE_JSON).expect("web/messages.json parses");
         assert!(cat.len() > 200, "only {} entries", cat.len());
         assert_eq!(catalogue().len(), cat.len());
-        for m in Msg::ALL {
+        for &m in Msg::ALL {
             let texts = cat
                 .get(m.key())
                 .unwrap_or_else(|| panic!("{m:?}: no `{}`", m.key()));
@@ -425,7 +314,7 @@ mod tests {
 
     #[test]
     fn every_message_differs_between_english_and_chinese() {
-        for m in Msg::ALL {
+        for &m in Msg::ALL {
             assert_ne!(m.text(Lang::En), m.text(Lang::ZhHans), "{m:?}");
             assert_ne!(m.text(Lang::En), m.text(Lang::ZhHant), "{m:?}");
         }

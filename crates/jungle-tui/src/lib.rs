@@ -4,7 +4,7 @@
 //! - [`app`]: the state machine (keys, engine answers, server messages in; commands out);
 //! - [`ui`]: drawing the state with ratatui;
 //! - [`proto`] and [`net`]: the server API of `doc/protocol.md`;
-//! - [`run`]: the terminal, the event loop, the engine thread and the connection;
+//! - [`mod@run`]: the terminal, the event loop, the engine thread and the connection;
 //! - [`i18n`]: the message catalogue (English, 简体中文, 繁體中文).
 #![forbid(unsafe_code)]
 
