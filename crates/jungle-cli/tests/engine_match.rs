@@ -129,6 +129,7 @@ fn self_match_at_low_depth() {
         "{text}"
     );
     assert!(text.contains("Elo difference: "));
+    assert!(text.contains("Score 95% interval: "), "{text}");
     assert!(text.contains("SPRT elo0=0 elo1=10"));
     let records = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(records.matches("[Event \"jungle match\"]").count(), 4);

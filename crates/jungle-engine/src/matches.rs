@@ -177,20 +177,24 @@ impl Tally {
         (self.wins as f64 + self.draws as f64 / 2.0) / n
     }
 
-    /// Elo difference of the first engine and its 95% interval `(elo, low, high)`.
-    pub fn elo(&self) -> (f64, f64, f64) {
+    /// Score of the first engine and its 95% interval `(score, low, high)`, by the normal
+    /// approximation over the games' results (each 1, ½ or 0), the interval kept within 0..=1.
+    pub fn score_interval(&self) -> (f64, f64, f64) {
         let n = self.games().max(1) as f64;
         let s = self.score();
         let var = (self.wins as f64 * (1.0 - s).powi(2)
             + self.draws as f64 * (0.5 - s).powi(2)
             + self.losses as f64 * s.powi(2))
             / n;
-        let se = (var / n).sqrt();
-        (
-            elo_of(s),
-            elo_of(s - 1.959_964 * se),
-            elo_of(s + 1.959_964 * se),
-        )
+        let half = 1.959_964 * (var / n).sqrt();
+        (s, (s - half).max(0.0), (s + half).min(1.0))
+    }
+
+    /// Elo difference of the first engine and its 95% interval `(elo, low, high)`: the score's
+    /// interval ([`Tally::score_interval`]) in Elo.
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let (s, lo, hi) = self.score_interval();
+        (elo_of(s), elo_of(lo), elo_of(hi))
     }
 
     /// The log-likelihood ratio of H1 against H0 (trinomial normal approximation).
@@ -246,7 +250,8 @@ impl Sprt {
 
 fn elo_of(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
+    // `+ 0.0` turns the −0 of an even score into 0 (printed `0.0`, not `-0.0`).
+    -400.0 * (1.0 / s - 1.0).log10() + 0.0
 }
 
 /// The ply cap for a match under `rules` when none is asked for: none (0) when the rules have a
@@ -650,6 +655,10 @@ pub fn summary(config: &MatchConfig, t: &Tally) -> Vec<String> {
         } else {
             format!("Elo difference: {elo:.1} (95% interval {lo:.1} to {hi:.1})")
         },
+        {
+            let (_, lo, hi) = t.score_interval();
+            format!("Score 95% interval: {lo:.3} to {hi:.3}")
+        },
         format!(
             "Forfeits (illegal move, timeout, crash): {} {}, {} {}",
             config.engines[0].name, t.forfeits_first, config.engines[1].name, t.forfeits_second
@@ -701,8 +710,35 @@ mod tests {
             ..Tally::default()
         };
         let (e, lo, hi) = t.elo();
-        assert!(e.abs() < 1e-9);
+        assert_eq!(format!("{e:.1}"), "0.0");
         assert!(lo < 0.0 && hi > 0.0);
+    }
+
+    #[test]
+    fn the_score_interval_is_the_normal_one_and_stays_within_0_and_1() {
+        let t = Tally {
+            wins: 75,
+            losses: 25,
+            ..Tally::default()
+        };
+        // Variance (75·0.25² + 25·0.75²) / 100 = 0.1875; half-width 1.96·√(0.1875/100) ≈ 0.0849.
+        let (s, lo, hi) = t.score_interval();
+        assert!((s - 0.75).abs() < 1e-12);
+        assert!(
+            (lo - 0.6651).abs() < 1e-3 && (hi - 0.8349).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let all = Tally {
+            wins: 3,
+            ..Tally::default()
+        };
+        assert_eq!(all.score_interval(), (1.0, 1.0, 1.0));
+        let mostly = Tally {
+            wins: 9,
+            draws: 1,
+            ..Tally::default()
+        };
+        assert!(mostly.score_interval().2 <= 1.0);
     }
 
     #[test]
