@@ -729,11 +729,13 @@ impl App {
         }]
     }
 
-    /// `i`: ask the engine for a hint, on the keyboard's turn, in a game on this machine or
-    /// against the server's AI (a hint against a person would be the engine playing for you).
+    /// `i`: ask the engine for a hint, on the keyboard's turn, in a game on this machine or, online,
+    /// against the server's AI or at one keyboard (a hint against a person elsewhere would be the
+    /// engine playing for you).
     fn hint_key(&mut self) -> Vec<Command> {
         let against_ai = self.online.ai_levels.iter().any(Option::is_some);
-        if self.opponent == Opponent::Online && !against_ai {
+        let hotseat = self.online.you == Some(Seat::Both);
+        if self.opponent == Opponent::Online && !against_ai && !hotseat {
             self.error_msg(Msg::HintPeople);
             return Vec::new();
         }

@@ -628,6 +628,9 @@ fn online_spectators_and_hotseat_seats() {
         app.can_move(),
         "a hotseat game on the server plays both colours"
     );
+    // At one keyboard a hint is no help against anyone else.
+    let cmds = press(&mut app, now, &[Key::Char('i')]);
+    assert_eq!(hint_request(&cmds).map(|(_, plies)| plies), Some(1));
     let (mut app, _, now) = new(Opponent::Online, None);
     app.handle(Event::Server(state("x", &[], json!({"you": null}))), now);
     assert!(!app.can_move());
