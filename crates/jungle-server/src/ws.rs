@@ -3,7 +3,6 @@
 //! forwarded back.
 
 use crate::accounts::session_user;
-use crate::clock::SharedClock;
 use crate::game::{Action, Event, GameHandle, Seat};
 use crate::hub::UserEvent;
 use crate::ids::GameId;
@@ -92,7 +91,6 @@ struct Conn {
     lobby: Option<JoinHandle<()>>,
     /// The refusals this connection may still run up ([`MAX_REFUSALS_PER_MIN`]).
     refusals: Bucket,
-    clock: SharedClock,
     /// It ran out of refusals: it is disconnected.
     flooding: bool,
 }
@@ -129,7 +127,6 @@ impl Conn {
             watching: HashMap::new(),
             lobby: None,
             refusals: Bucket::new(MAX_REFUSALS_PER_MIN, 60_000, clock.now_ms()),
-            clock: clock.clone(),
             flooding: false,
         };
         let games = hub.user_live_games(&conn.user.id);
@@ -188,7 +185,7 @@ impl Conn {
     }
 
     async fn refuse(&mut self, e: WsError, re: &str) {
-        if !self.refusals.take(self.clock.now_ms()) {
+        if !self.refusals.take(self.state.hub.clock().now_ms()) {
             self.flooding = true;
         }
         let _ = self.out.send(Arc::from(e.to_json(re))).await;

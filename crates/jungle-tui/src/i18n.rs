@@ -245,14 +245,18 @@ pub fn color_name(lang: Lang, c: Color) -> &'static str {
 /// The one-character Chinese name of an animal in `lang`'s script (the simplified form for
 /// English, which shows Chinese characters only when asked): the catalogue's `animal_…` entry.
 pub fn role_char(lang: Lang, r: Role) -> char {
-    let script = if lang == Lang::ZhHant {
-        Lang::ZhHant
-    } else {
-        Lang::ZhHans
-    };
-    lookup(script, &format!("animal_{}", r.letter()))
-        .and_then(|name| name.chars().next())
-        .unwrap_or_else(|| r.chinese())
+    // Looked up once per script (the board asks for it at every redraw of every animal).
+    static CHARS: OnceLock<[[char; 8]; 2]> = OnceLock::new();
+    let chars = CHARS.get_or_init(|| {
+        [Lang::ZhHans, Lang::ZhHant].map(|script| {
+            Role::ALL.map(|r| {
+                lookup(script, &format!("animal_{}", r.letter()))
+                    .and_then(|name| name.chars().next())
+                    .unwrap_or_else(|| r.chinese())
+            })
+        })
+    });
+    chars[usize::from(lang == Lang::ZhHant)][r.index()]
 }
 
 /// Why a game ended, for people: the catalogue's `reason_…` entry of a wire or rules reason
