@@ -100,7 +100,9 @@ test('a hint against the computer marks a legal move of your own, which you can 
   await page.check('input[name=ai-color][value=red]');
   await page.click('[data-test=start-ai]');
   await gameId(page);
-  await page.click('[data-test=hint]');
+  assert.equal(await page.getAttribute('[data-test=hint]', 'aria-keyshortcuts'), 'H');
+  // The key H asks, as the button does.
+  await page.keyboard.press('h');
   await page.locator('#toasts .toast', { hasText: 'Hint: ' }).waitFor();
   const marked = await page.locator('.board .sq.hint').evaluateAll((els) => els.map((e) => ({
     sq: e.dataset.sq, red: Boolean(e.querySelector('.piece.red')), label: e.getAttribute('aria-label'),

@@ -310,7 +310,9 @@ export function mountGame(root, id, ctx) {
       }
       if (me && opponentIsAi() && n > 0) items.push(btn(t('takeback'), () => socket.send({ t: 'takeback', game: id }), 'takeback'));
     }
-    if (g && canHint()) items.push(btn(t('hint'), askHint, 'hint', { disabled: hintBusy }));
+    if (g && canHint()) {
+      items.push(btn(t('hint'), askHint, 'hint', { disabled: hintBusy, title: t('hint_title'), 'aria-keyshortcuts': 'H' }));
+    }
     if (g && !live && g.you && g.status === 'finished') {
       items.push(btn(rematchBy && rematchBy !== g.you ? t('accept_rematch') : t('rematch'),
         () => { socket.send({ t: 'rematch', game: id }); toast(t('rematch_sent')); }, 'rematch'));
@@ -572,7 +574,15 @@ export function mountGame(root, id, ctx) {
   }
 
   function onKey(e) {
-    if (!g || isLive() || e.target.closest('input, textarea, select, dialog')) return;
+    if (!g || e.target.closest('input, textarea, select, dialog')) return;
+    if (isLive()) {
+      // H asks for a hint where the Hint button is offered (the terminal client's key is i).
+      if ((e.key === 'h' || e.key === 'H') && !e.ctrlKey && !e.metaKey && !e.altKey && canHint()) {
+        e.preventDefault();
+        askHint();
+      }
+      return;
+    }
     const last = positions.length - 1;
     const map = { ArrowLeft: viewPly - 1, ArrowRight: viewPly + 1, Home: 0, End: last };
     if (e.key in map && !e.target.closest('.board')) {

@@ -2,7 +2,9 @@
 //! [`Command`]s out. It never touches the terminal, the network or a clock of its own, so every
 //! behaviour is tested by feeding it events.
 
-use crate::i18n::{color_name, reason_text, role_char, termination_text, Lang, Msg};
+use crate::i18n::{
+    color_name, reason_text, role_char, server_error_text, termination_text, Lang, Msg,
+};
 use crate::proto::{send, Clocks, GameResult, GameState, Seat, ServerMsg, Side, Timeouts};
 use jungle::{
     Bitboard, Color, Game, GameRecord, Jfen, Move, MoveText, Position, Rules, San, Square,
@@ -1094,8 +1096,7 @@ impl App {
                 }
             }
             ServerMsg::Error { code, message, .. } => {
-                let detail = format!("{code}: {message}");
-                self.error(self.lang.detail(self.t(Msg::ServerError), detail));
+                self.error(server_error_text(self.lang, &code, &message));
             }
             _ => {}
         }

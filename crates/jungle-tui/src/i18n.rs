@@ -266,6 +266,17 @@ pub fn reason_text(lang: Lang, reason: &str) -> &'static str {
         .unwrap_or_else(|| entry(lang, "game_over_position"))
 }
 
+/// A refusal from the server, for people: the catalogue's `err_…` entry of its code (the same
+/// texts the browser shows), its `{msg}` filled with the server's own words; a code the catalogue
+/// does not know gets the generic "Something went wrong" with those words.
+pub fn server_error_text(lang: Lang, code: &str, message: &str) -> String {
+    let text = lookup(lang, &format!("err_{code}"))
+        .or_else(|| lookup(lang, "err_generic"))
+        .unwrap_or("{msg}");
+    let message = if message.is_empty() { code } else { message };
+    text.replace("{msg}", message)
+}
+
 /// The reason text of a rules termination.
 pub fn termination_text(lang: Lang, t: Termination) -> &'static str {
     reason_text(lang, t.as_str())
@@ -352,6 +363,49 @@ mod tests {
         assert_eq!(role_char(Lang::ZhHant, Role::Rat), '鼠');
         assert_eq!(role_char(Lang::En, Role::Cat), '猫');
         assert_eq!(role_char(Lang::En, Role::Elephant), '象');
+    }
+
+    #[test]
+    fn server_refusals_read_in_the_players_language() {
+        assert_eq!(
+            server_error_text(Lang::ZhHans, "not_your_turn", "it is blue's turn"),
+            "现在不是你走棋。"
+        );
+        assert_eq!(
+            server_error_text(Lang::ZhHant, "illegal_move", "no piece on a1"),
+            "這步棋不能走：no piece on a1"
+        );
+        assert_eq!(
+            server_error_text(Lang::En, "rate_limited", "slow down"),
+            "Too fast, please wait a moment."
+        );
+        // A code this client does not know keeps the server's words.
+        assert_eq!(
+            server_error_text(Lang::En, "brand_new", "something new"),
+            "Something went wrong: something new"
+        );
+        assert_eq!(
+            server_error_text(Lang::ZhHans, "brand_new", ""),
+            "出错了：brand_new"
+        );
+    }
+
+    #[test]
+    fn every_documented_websocket_error_code_has_its_own_text() {
+        // The codes of doc/protocol.md's list of WebSocket errors.
+        let doc = include_str!("../../../doc/protocol.md");
+        let list = doc
+            .split_once("Errors (`code`):")
+            .and_then(|(_, rest)| rest.split_once("HTTP error codes"))
+            .expect("doc/protocol.md lists the WebSocket error codes")
+            .0;
+        let codes: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
+        assert!(codes.len() >= 12, "{codes:?}");
+        let generic = server_error_text(Lang::En, "", "x");
+        for code in codes {
+            let text = server_error_text(Lang::En, code, "x");
+            assert_ne!(text, generic, "`{code}` has no `err_{code}` entry");
+        }
     }
 
     #[test]

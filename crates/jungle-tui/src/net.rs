@@ -298,7 +298,9 @@ pub fn connect<E: Send + 'static>(
                                 let ev = match ServerMsg::parse(t.as_str()) {
                                     Ok(m) => SocketEvent::Message(m),
                                     Err(e) => SocketEvent::Message(ServerMsg::Error {
-                                        code: "bad_json".into(),
+                                        // No catalogue text of its own: shown as "Something
+                                        // went wrong: unreadable server message: …".
+                                        code: "unreadable".into(),
                                         message: format!("unreadable server message: {e}"),
                                         re: None,
                                     }),

@@ -646,7 +646,17 @@ fn online_errors_and_disconnects_are_shown() {
         now,
         json!({"t":"error","code":"illegal_move","message":"the rat cannot go there","re":"move"}),
     );
-    assert!(status(&app).contains("illegal_move: the rat cannot go there"));
+    // The code picks the catalogue's text (as in the browser); the server's words fill it in.
+    assert_eq!(
+        status(&app),
+        "That move is not allowed: the rat cannot go there"
+    );
+    server(
+        &mut app,
+        now,
+        json!({"t":"error","code":"wrong_ply","message":"ply 3 was expected","re":"move"}),
+    );
+    assert_eq!(status(&app), "The game moved on, try again.");
     app.handle(Event::Disconnected("connection reset".into()), now);
     assert!(status(&app).contains("connection reset"));
     assert!(!app.can_move());
