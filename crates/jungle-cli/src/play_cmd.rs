@@ -33,6 +33,8 @@ Keys while playing:
   g3g4 / Rg4 + Enter   type a move (from-to squares, or animal letter + destination)
   u undo (against the AI)   v flip the board   n new game   s save / o open a game record
   i hint: the engine's best move picked on the board (not against people), Enter plays it
+  x analyse: the evaluation and the engine's three best moves with their lines (x hides it;
+    not while a game against people is on)
   Tab letters or Chinese characters   ? help   Esc cancel   q or Ctrl-C quit
   online: = offer or accept a draw   ! twice resigns   n rematch   u take back (server AI)
 Animals: E elephant > L lion > T tiger > P leopard > D dog > W wolf > C cat > R rat

@@ -128,6 +128,22 @@ fn a_hint_from_the_engine_then_enter_plays_it() {
 }
 
 #[test]
+fn an_analysis_from_the_engine_shows_the_den_entry_and_other_moves() {
+    // Red's rat on d8 enters Blue's den in one; Blue's lion has a9 to itself.
+    let pty = hotseat_from("analysis", "l6/3R3/7/7/7/7/7/7/6L r 0 1");
+    pty.wait_for("Red's turn");
+    pty.keys(&["x"]);
+    let s = pty.wait_for("Red enters the den in 1  Rd9#");
+    assert!(s.contains("Best moves"), "{s}");
+    assert!(s.contains("(for Red, depth"), "{s}");
+    // x again hides it.
+    pty.keys(&["x"]);
+    pty.wait("the analysis to go", |s| !s.contains("Best moves"));
+    pty.keys(&["q"]);
+    pty.assert_exited_cleanly();
+}
+
+#[test]
 fn mouse_clicks_move_an_animal() {
     let pty = Pty::start(
         "mouse",

@@ -9,6 +9,7 @@ use crate::proto::{send, Clocks, GameResult, GameState, Seat, ServerMsg, Side, T
 use jungle::{
     Bitboard, Color, Game, GameRecord, Jfen, Move, MoveText, Position, Rules, San, Square,
 };
+use jungle_engine::{Score, SearchResult};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -81,6 +82,17 @@ pub struct Config {
     pub save_dir: PathBuf,
 }
 
+/// An analysis of one position (the `x` key).
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The generation of its [`Command::Analyse`].
+    generation: u64,
+    /// The position analysed.
+    position: Position,
+    /// The search's answer, once it has come.
+    pub result: Option<SearchResult>,
+}
+
 /// What the app asks its runtime to do.
 #[derive(Debug, Clone)]
 pub enum Command {
@@ -99,6 +111,14 @@ pub enum Command {
         /// Stale answers (the game changed since) carry an older generation.
         generation: u64,
         /// The game to move in.
+        game: Box<Game>,
+    },
+    /// Analyse `game`'s position at full strength (its best moves, each with its score and line)
+    /// and answer with [`Event::Analysis`] carrying `generation`.
+    Analyse {
+        /// Stale answers (the game changed since) carry an older generation.
+        generation: u64,
+        /// The game whose position is analysed.
         game: Box<Game>,
     },
     /// Stop the running search: its answer is no longer wanted (it still arrives, with an
@@ -128,6 +148,13 @@ pub enum Event {
         generation: u64,
         /// The move it suggests, if it found one.
         mv: Option<Move>,
+    },
+    /// The engine's answer to a [`Command::Analyse`].
+    Analysis {
+        /// The generation of the [`Command::Analyse`] answered.
+        generation: u64,
+        /// What the search found.
+        result: SearchResult,
     },
     /// A message from the server.
     Server(ServerMsg),
@@ -222,6 +249,8 @@ pub struct App {
     /// A hint is being looked for: the generation of its [`Command::Hint`] and the position it
     /// is for (an answer for any other is dropped).
     pub hint: Option<(u64, Position)>,
+    /// The analysis asked for with `x`: shown while its position is on the board.
+    pub analysis: Option<Analysis>,
     /// Online state, in an online game.
     pub online: OnlineState,
     online_start: Option<Value>,
@@ -253,6 +282,7 @@ impl App {
             thinking: None,
             generation: 0,
             hint: None,
+            analysis: None,
             online: OnlineState::default(),
             online_start: config.online_start,
             save_dir: config.save_dir,
@@ -281,6 +311,10 @@ impl App {
             Event::AiMove { generation, mv } => self.ai_move(generation, mv, now),
             Event::Hint { generation, mv } => {
                 self.hint_answer(generation, mv);
+                Vec::new()
+            }
+            Event::Analysis { generation, result } => {
+                self.analysis_answer(generation, result);
                 Vec::new()
             }
             Event::Server(m) => self.server(m, now),
@@ -506,6 +540,7 @@ impl App {
                 }
             }
             Key::Char('i') => return self.hint_key(),
+            Key::Char('x') => return self.analysis_key(),
             Key::Char('=') => return self.draw_key(),
             Key::Char('!') => return self.resign_key(),
             // Anything else starts a typed move (`g3g4`, `Rg4`, `鼠g4`); nonsense is reported
@@ -751,11 +786,99 @@ impl App {
         }
         self.generation += 1;
         self.hint = Some((self.generation, *self.game.position()));
+        // One search at a time: a pending analysis is given up.
+        self.analysis = None;
         self.info(Msg::HintWait);
         vec![Command::Hint {
             generation: self.generation,
             game: Box::new(self.game.clone()),
         }]
+    }
+
+    /// `x`: analyse the position on the board (its best moves, each with its score and line), or
+    /// hide the analysis shown. Not while the engine thinks for its side (one search at a time),
+    /// nor in a live online game between people (it would be the engine playing for you).
+    fn analysis_key(&mut self) -> Vec<Command> {
+        if self.analysis_shown().is_some() {
+            self.analysis = None;
+            return Vec::new();
+        }
+        let against_ai = self.online.ai_levels.iter().any(Option::is_some);
+        let hotseat = self.online.you == Some(Seat::Both);
+        let over = self.game.outcome().is_some() || self.online.result.is_some();
+        if self.opponent == Opponent::Online && !against_ai && !hotseat && !over {
+            self.error_msg(Msg::AnalysisPeople);
+            return Vec::new();
+        }
+        if self.game.outcome().is_some() {
+            self.error_msg(Msg::GameOver);
+            return Vec::new();
+        }
+        if self.thinking.is_some() {
+            self.error_msg(Msg::AnalysisBusy);
+            return Vec::new();
+        }
+        self.generation += 1;
+        // One search at a time: a pending hint is given up.
+        self.hint = None;
+        self.analysis = Some(Analysis {
+            generation: self.generation,
+            position: *self.game.position(),
+            result: None,
+        });
+        vec![Command::Analyse {
+            generation: self.generation,
+            game: Box::new(self.game.clone()),
+        }]
+    }
+
+    /// The analysis arrived: kept if it is for the position still on the board.
+    fn analysis_answer(&mut self, generation: u64, result: SearchResult) {
+        if let Some(a) = self.analysis.as_mut() {
+            if a.generation == generation && a.position == *self.game.position() {
+                a.result = Some(result);
+            }
+        }
+    }
+
+    /// The analysis of the position on the board, asked for or answered (none once the position
+    /// has changed).
+    pub fn analysis_shown(&self) -> Option<&Analysis> {
+        self.analysis
+            .as_ref()
+            .filter(|a| a.position == *self.game.position())
+    }
+
+    /// A search score as text, for the side to move in the position analysed: `+0.35`, or who
+    /// enters the den in how many moves (as the browser's analysis shows it).
+    pub fn score_text(&self, score: Score) -> String {
+        let turn = self.game.position().turn();
+        match score {
+            Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+            Score::Den(n) => {
+                let side = color_name(self.lang, if n > 0 { turn } else { !turn });
+                Msg::EvalDen.fill(self.lang, &[("side", &side), ("n", &n.unsigned_abs())])
+            }
+        }
+    }
+
+    /// The moves of a line from the position on the board, in the notation the board shows
+    /// (`Lf3 tb8 ...`), at most `max` of them (then `...`).
+    pub fn line_text(&self, pv: &[Move], max: usize) -> String {
+        let mut pos = *self.game.position();
+        let mut words = Vec::new();
+        for &m in pv.iter().take(max) {
+            if !pos.is_legal(m) {
+                break;
+            }
+            words.push(self.san_text(San::from_move(&pos, m)));
+            pos.play_unchecked(m);
+        }
+        if pv.len() > max {
+            // ASCII: `…` is East-Asian-ambiguous, two columns in some terminals.
+            words.push("...".to_string());
+        }
+        words.join(" ")
     }
 
     /// The hint arrived: its animal is picked and the cursor put on its destination, so that

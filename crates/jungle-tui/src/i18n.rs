@@ -216,6 +216,13 @@ messages! {
     Hint => "tui_hint": "move";
     HintWait => "tui_hint_wait";
     HintPeople => "tui_hint_people";
+    Evaluation => "evaluation";
+    EvalFor => "eval_for": "side";
+    EvalDen => "eval_den": "n", "side";
+    DepthN => "depth_n": "n";
+    BestMoves => "best_moves";
+    AnalysisPeople => "tui_analysis_people";
+    AnalysisBusy => "tui_analysis_busy";
 }
 
 impl Msg {

@@ -9,8 +9,8 @@ use crossterm::event::{
 };
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
-use jungle::{Game, Move};
-use jungle_engine::{Engine, EngineOptions, Limits, StopHandle};
+use jungle::Game;
+use jungle_engine::{Engine, EngineOptions, Limits, SearchResult, StopHandle};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use std::io::{self, Stdout};
@@ -20,19 +20,24 @@ use std::time::{Duration, Instant};
 
 /// How long the engine looks for a hint (at full strength).
 const HINT_TIME: Duration = Duration::from_secs(1);
+/// How long the engine analyses a position (`x`, at full strength).
+const ANALYSIS_TIME: Duration = Duration::from_secs(2);
+/// How many best moves an analysis shows.
+const ANALYSIS_LINES: usize = 3;
 
-/// Starts a search of `game` at `level` for `time` in `search`'s place (a search still running
+/// Starts a search of `game` at `level` (with `lines` best moves) for `time` in `search`'s place (a search still running
 /// there, a hint's, is for a game that has moved on: it is stopped); the answer comes back as the
-/// event `answer` makes of the move. The search runs on the engine's own thread so the screen
+/// event `answer` makes of the result. The search runs on the engine's own thread so the screen
 /// keeps drawing (`go` returns at once) and a waiter thread reports the move. A stopped search's
 /// answer carries an old generation and is dropped by the app.
 fn think(
     search: &mut Option<StopHandle>,
     game: &Game,
     level: u8,
+    lines: usize,
     time: Duration,
     tx: mpsc::Sender<Event>,
-    answer: impl FnOnce(Option<Move>) -> Event + Send + 'static,
+    answer: impl FnOnce(SearchResult) -> Event + Send + 'static,
 ) {
     if let Some(h) = search.take() {
         h.stop();
@@ -41,6 +46,7 @@ fn think(
         threads: 1,
         hash_mb: 16,
         level,
+        multi_pv: lines,
         ..EngineOptions::default()
     });
     let limits = Limits {
@@ -50,8 +56,7 @@ fn think(
     engine.go(game, limits, Box::new(|_| {}));
     *search = Some(engine.stop_handle());
     std::thread::spawn(move || {
-        let mv = engine.wait().best;
-        let _ = tx.send(answer(mv));
+        let _ = tx.send(answer(engine.wait()));
     });
 }
 
@@ -326,14 +331,38 @@ fn apply(
                 game,
                 level,
             } => {
-                think(search, &game, level, budget(level), tx.clone(), move |mv| {
-                    Event::AiMove { generation, mv }
-                });
+                think(
+                    search,
+                    &game,
+                    level,
+                    1,
+                    budget(level),
+                    tx.clone(),
+                    move |r| Event::AiMove {
+                        generation,
+                        mv: r.best,
+                    },
+                );
             }
             Command::Hint { generation, game } => {
-                think(search, &game, 10, HINT_TIME, tx.clone(), move |mv| {
-                    Event::Hint { generation, mv }
+                think(search, &game, 10, 1, HINT_TIME, tx.clone(), move |r| {
+                    Event::Hint {
+                        generation,
+                        mv: r.best,
+                    }
                 });
+            }
+            Command::Analyse { generation, game } => {
+                let lines = ANALYSIS_LINES;
+                think(
+                    search,
+                    &game,
+                    10,
+                    lines,
+                    ANALYSIS_TIME,
+                    tx.clone(),
+                    move |result| Event::Analysis { generation, result },
+                );
             }
         }
     }

@@ -2,7 +2,7 @@
 //! list) and the bottom lines (status or input, keys). Only ASCII and wide CJK characters are
 //! used, never East-Asian-ambiguous symbols, so columns stay aligned in CJK terminals too.
 
-use crate::app::{App, Glyphs, Opponent, Prompt};
+use crate::app::{Analysis, App, Glyphs, Opponent, Prompt};
 use crate::i18n::{color_name, role_char, Msg};
 use jungle::{Bitboard, Color, Piece, Square};
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
@@ -321,6 +321,10 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
     } else {
         lines.push(Line::raw(app.turn_text()));
     }
+    if let Some(a) = app.analysis_shown() {
+        lines.push(Line::raw(""));
+        lines.extend(analysis_lines(app, a));
+    }
     lines.push(Line::raw(""));
     lines.push(Line::from(Span::styled(
         app.t(Msg::Moves),
@@ -356,6 +360,56 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
         lines.push(Line::raw(l));
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Moves of each best line shown in the analysis (the rest is cut to `…`).
+const ANALYSIS_MOVES: usize = 6;
+
+/// The analysis of the position on the board: the evaluation (for whom, how deep), then the best
+/// moves, each with its score and the start of its line; "Thinking…" until it comes.
+fn analysis_lines(app: &App, a: &Analysis) -> Vec<Line<'static>> {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let head = format!("{}: ", app.t(Msg::Evaluation));
+    let Some(r) = &a.result else {
+        return vec![Line::from(vec![
+            Span::styled(head, bold),
+            // Without the `…`: it is East-Asian-ambiguous, two columns in some terminals.
+            Span::styled(
+                app.t(Msg::Thinking).trim_end_matches('…'),
+                Style::default().fg(Tc::Yellow),
+            ),
+        ])];
+    };
+    if r.lines.is_empty() {
+        return vec![Line::from(vec![
+            Span::styled(head, bold),
+            Span::raw(app.t(Msg::EngineNoMove)),
+        ])];
+    }
+    let side = color_name(app.lang, app.game.position().turn());
+    let comma = if app.lang.is_chinese() { "，" } else { ", " };
+    let about = format!(
+        "{}{comma}{}",
+        Msg::EvalFor.fill(app.lang, &[("side", &side)]),
+        Msg::DepthN.fill(app.lang, &[("n", &r.depth)])
+    );
+    let mut out = vec![
+        Line::from(vec![
+            Span::styled(head, bold),
+            Span::styled(app.score_text(r.score), bold),
+            Span::raw(format!(" {}", app.lang.aside("", about).trim_start())),
+        ]),
+        Line::from(Span::styled(app.t(Msg::BestMoves), bold)),
+    ];
+    for (i, l) in r.lines.iter().enumerate() {
+        out.push(Line::raw(format!(
+            "{:>3}. {:>6}  {}",
+            i + 1,
+            app.score_text(l.score),
+            app.line_text(&l.pv, ANALYSIS_MOVES)
+        )));
+    }
+    out
 }
 
 fn draw_status(f: &mut Frame, app: &App, area: Rect) {
@@ -511,6 +565,50 @@ mod tests {
         }
         let all = screen(&a, 90, 30).join("\n");
         assert!(all.contains("1. Rg4     Ra6"), "{all}");
+    }
+
+    #[test]
+    fn shows_the_analysis_in_the_panel() {
+        use jungle_engine::{Score, SearchLine, SearchResult};
+        let mut a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let now = Instant::now();
+        let cmds = a.handle(Event::Key(Key::Char('x')), now);
+        let Some(crate::app::Command::Analyse { generation, .. }) = cmds.first().cloned() else {
+            panic!("no analysis asked for: {cmds:?}");
+        };
+        let all = screen(&a, 90, 30).join("\n");
+        assert!(all.contains("Evaluation: Thinking"), "{all}");
+        let line = |score, pv: &[(Square, Square)]| SearchLine {
+            score,
+            depth: 14,
+            pv: pv.iter().map(|&(f, t)| jungle::Move::new(f, t)).collect(),
+        };
+        let lines = vec![
+            line(
+                Score::Cp(42),
+                &[(Square::G3, Square::G4), (Square::A7, Square::A6)],
+            ),
+            line(Score::Cp(-5), &[(Square::A3, Square::A4)]),
+            line(Score::Den(-4), &[(Square::F2, Square::F3)]),
+        ];
+        let result = SearchResult {
+            best: lines[0].pv.first().copied(),
+            score: Score::Cp(42),
+            depth: 14,
+            nodes: 1,
+            pv: lines[0].pv.clone(),
+            lines,
+        };
+        a.handle(Event::Analysis { generation, result }, now);
+        let all = screen(&a, 90, 30).join("\n");
+        assert!(
+            all.contains("Evaluation: +0.42 (for Red, depth 14)"),
+            "{all}"
+        );
+        assert!(all.contains("Best moves"), "{all}");
+        assert!(all.contains("1.  +0.42  Rg4 Ra6"), "{all}");
+        assert!(all.contains("2.  -0.05  Ea4"), "{all}");
+        assert!(all.contains("3. Blue enters the den in 4  Df3"), "{all}");
     }
 
     #[test]

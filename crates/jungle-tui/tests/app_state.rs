@@ -1,6 +1,7 @@
 //! The client's state machine driven by events, without a terminal: input → state.
 
 use jungle::{Color, Game, Jfen, Move, Position, Rules, Square};
+use jungle_engine::{Score, SearchLine, SearchResult};
 use jungle_tui::app::{App, Command, Config, Event, Glyphs, Key, Opponent, Prompt};
 use jungle_tui::proto::{Seat, ServerMsg};
 use jungle_tui::Lang;
@@ -839,4 +840,166 @@ fn a_hint_in_chinese_names_the_animal_by_its_character() {
         now,
     );
     assert_eq!(status(&app), "提示：鼠g4（按回车走这步）");
+}
+
+fn analysis_request(cmds: &[Command]) -> Option<(u64, usize)> {
+    cmds.iter().find_map(|c| match c {
+        Command::Analyse { generation, game } => Some((*generation, game.len())),
+        _ => None,
+    })
+}
+
+/// A search result with `lines` (score, moves), the first also the principal variation.
+fn search_result(lines: &[(Score, &[&str])]) -> SearchResult {
+    let lines: Vec<SearchLine> = lines
+        .iter()
+        .map(|(score, pv)| SearchLine {
+            score: *score,
+            depth: 9,
+            pv: pv.iter().map(|m| mv(m)).collect(),
+        })
+        .collect();
+    SearchResult {
+        best: lines.first().and_then(|l| l.pv.first().copied()),
+        score: lines.first().map_or(Score::Cp(0), |l| l.score),
+        depth: 9,
+        nodes: 1000,
+        pv: lines.first().map(|l| l.pv.clone()).unwrap_or_default(),
+        lines,
+    }
+}
+
+#[test]
+fn x_analyses_the_position_until_it_changes_and_x_again_hides_it() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    type_text(&mut app, now, "Rg4");
+    let cmds = press(&mut app, now, &[Key::Char('x')]);
+    let (generation, plies) = analysis_request(&cmds).expect("an analysis is asked for");
+    assert_eq!(plies, 1, "the analysis is of the game as it stands");
+    assert!(app.input.is_empty(), "`x` is not the start of a typed move");
+    assert!(app.analysis_shown().is_some_and(|a| a.result.is_none()));
+    // Blue to move: the scores are Blue's, the lines start with Blue's moves.
+    let result = search_result(&[
+        (Score::Cp(35), &["a7a6", "g4g5", "a6a5"]),
+        (Score::Cp(-120), &["g7g6"]),
+        (Score::Den(-3), &["a9b9"]),
+    ]);
+    app.handle(Event::Analysis { generation, result }, now);
+    let shown = app.analysis_shown().and_then(|a| a.result.as_ref());
+    assert_eq!(shown.map(|r| r.lines.len()), Some(3));
+    assert_eq!(app.score_text(Score::Cp(35)), "+0.35");
+    assert_eq!(app.score_text(Score::Cp(-120)), "-1.20");
+    assert_eq!(app.score_text(Score::Den(-3)), "Red enters the den in 3");
+    assert_eq!(app.score_text(Score::Den(2)), "Blue enters the den in 2");
+    let line = [mv("a7a6"), mv("g4g5"), mv("a6a5")];
+    assert_eq!(app.line_text(&line, 6), "Ra6 Rg5 Ra5");
+    assert_eq!(app.line_text(&line, 2), "Ra6 Rg5 ...");
+    // x again hides it; x once more asks again.
+    press(&mut app, now, &[Key::Char('x')]);
+    assert!(app.analysis_shown().is_none());
+    let (again, _) = analysis_request(&press(&mut app, now, &[Key::Char('x')])).unwrap();
+    assert!(again > generation);
+    // A move leaves the analysed position: the analysis goes, and its late answer is dropped.
+    type_text(&mut app, now, "ra6");
+    assert!(app.analysis_shown().is_none());
+    let late = search_result(&[(Score::Cp(0), &["g4g5"])]);
+    app.handle(
+        Event::Analysis {
+            generation: again,
+            result: late,
+        },
+        now,
+    );
+    assert!(app.analysis_shown().is_none());
+}
+
+#[test]
+fn an_analysis_gives_up_a_pending_hint_and_a_hint_a_pending_analysis() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    let (hint, _) = hint_request(&press(&mut app, now, &[Key::Char('i')])).unwrap();
+    let (analysis, _) = analysis_request(&press(&mut app, now, &[Key::Char('x')])).unwrap();
+    // The hint's search was stopped for the analysis: its early answer is not shown.
+    app.handle(
+        Event::Hint {
+            generation: hint,
+            mv: Some(mv("a7a6")),
+        },
+        now,
+    );
+    assert_eq!(app.selected, None);
+    let (hint, _) = hint_request(&press(&mut app, now, &[Key::Char('i')])).unwrap();
+    assert!(app.analysis_shown().is_none(), "the analysis was given up");
+    app.handle(
+        Event::Analysis {
+            generation: analysis,
+            result: search_result(&[(Score::Cp(0), &["g3g4"])]),
+        },
+        now,
+    );
+    assert!(app.analysis_shown().is_none());
+    app.handle(
+        Event::Hint {
+            generation: hint,
+            mv: Some(mv("a3a4")),
+        },
+        now,
+    );
+    assert_eq!(app.selected, Some(Square::A3));
+}
+
+#[test]
+fn no_analysis_while_the_engine_thinks_or_in_a_live_game_between_people() {
+    let (mut app, cmds, now) = new(engine(Color::Blue), None);
+    assert!(think_generation(&cmds).is_some(), "the engine opens as Red");
+    let cmds = press(&mut app, now, &[Key::Char('x')]);
+    assert!(analysis_request(&cmds).is_none());
+    assert_eq!(
+        status(&app),
+        "The computer is thinking: analyse once it has moved"
+    );
+    assert!(app.thinking.is_some(), "the engine's search goes on");
+
+    // Online between people: not while the game is on; once it is over, yes.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
+    assert!(analysis_request(&press(&mut app, now, &[Key::Char('x')])).is_none());
+    assert_eq!(
+        status(&app),
+        "No analysis while a game against people is on"
+    );
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"resign"},"changes":{}}),
+    );
+    let cmds = press(&mut app, now, &[Key::Char('x')]);
+    assert_eq!(analysis_request(&cmds).map(|(_, plies)| plies), Some(1));
+
+    // Online against the server's AI: at any time.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    let ai =
+        json!({"blue": {"name": "AI", "ai_level": 5, "rating": 1500, "level": 1, "guest": true}});
+    app.handle(Event::Server(state("red", &[], ai)), now);
+    assert!(analysis_request(&press(&mut app, now, &[Key::Char('x')])).is_some());
+
+    // A finished position has nothing to analyse.
+    let (mut app, _, now) = new(Opponent::Hotseat, Some("l6/3R3/7/7/7/7/7/7/6L r 0 1"));
+    type_text(&mut app, now, "d8d9");
+    assert!(analysis_request(&press(&mut app, now, &[Key::Char('x')])).is_none());
+    assert!(
+        status(&app).contains("The game is over"),
+        "{}",
+        status(&app)
+    );
+}
+
+#[test]
+fn an_analysis_in_chinese_names_sides_and_animals_in_chinese() {
+    let mut c = config(Opponent::Hotseat, None);
+    c.lang = Lang::ZhHant;
+    c.glyphs = Glyphs::Chinese;
+    let now = Instant::now();
+    let (app, _) = App::new(c, now);
+    assert_eq!(app.score_text(Score::Den(2)), "紅方在 2 步內入穴");
+    assert_eq!(app.line_text(&[mv("g3g4"), mv("a7a6")], 6), "鼠g4 鼠a6");
 }
