@@ -766,13 +766,20 @@ impl App {
         }]
     }
 
+    /// Whether the engine may help the person at the keyboard (hints, analysis): in a game on this
+    /// machine, or online against the server's AI or at one keyboard — not against a person
+    /// elsewhere, where it would be the engine playing for them.
+    fn engine_may_help(&self) -> bool {
+        self.opponent != Opponent::Online
+            || self.online.ai_levels.iter().any(Option::is_some)
+            || self.online.you == Some(Seat::Both)
+    }
+
     /// `i`: ask the engine for a hint, on the keyboard's turn, in a game on this machine or, online,
     /// against the server's AI or at one keyboard (a hint against a person elsewhere would be the
     /// engine playing for you).
     fn hint_key(&mut self) -> Vec<Command> {
-        let against_ai = self.online.ai_levels.iter().any(Option::is_some);
-        let hotseat = self.online.you == Some(Seat::Both);
-        if self.opponent == Opponent::Online && !against_ai && !hotseat {
+        if !self.engine_may_help() {
             self.error_msg(Msg::HintPeople);
             return Vec::new();
         }
@@ -803,10 +810,8 @@ impl App {
             self.analysis = None;
             return Vec::new();
         }
-        let against_ai = self.online.ai_levels.iter().any(Option::is_some);
-        let hotseat = self.online.you == Some(Seat::Both);
         let over = self.game.outcome().is_some() || self.online.result.is_some();
-        if self.opponent == Opponent::Online && !against_ai && !hotseat && !over {
+        if !self.engine_may_help() && !over {
             self.error_msg(Msg::AnalysisPeople);
             return Vec::new();
         }

@@ -374,27 +374,37 @@ mod tests {
 
     #[test]
     fn server_refusals_read_in_the_players_language() {
-        assert_eq!(
-            server_error_text(Lang::ZhHans, "not_your_turn", "it is blue's turn"),
-            "现在不是你走棋。"
-        );
-        assert_eq!(
-            server_error_text(Lang::ZhHant, "illegal_move", "no piece on a1"),
-            "這步棋不能走：no piece on a1"
-        );
-        assert_eq!(
-            server_error_text(Lang::En, "rate_limited", "slow down"),
-            "Too fast, please wait a moment."
-        );
-        // A code this client does not know keeps the server's words.
-        assert_eq!(
-            server_error_text(Lang::En, "brand_new", "something new"),
-            "Something went wrong: something new"
-        );
-        assert_eq!(
-            server_error_text(Lang::ZhHans, "brand_new", ""),
-            "出错了：brand_new"
-        );
+        let cases = [
+            (
+                Lang::ZhHans,
+                "not_your_turn",
+                "it is blue's turn",
+                "现在不是你走棋。",
+            ),
+            (
+                Lang::ZhHant,
+                "illegal_move",
+                "no piece on a1",
+                "這步棋不能走：no piece on a1",
+            ),
+            (
+                Lang::En,
+                "rate_limited",
+                "slow down",
+                "Too fast, please wait a moment.",
+            ),
+            // A code this client does not know keeps the server's words (or the code).
+            (
+                Lang::En,
+                "brand_new",
+                "something new",
+                "Something went wrong: something new",
+            ),
+            (Lang::ZhHans, "brand_new", "", "出错了：brand_new"),
+        ];
+        for (lang, code, message, want) in cases {
+            assert_eq!(server_error_text(lang, code, message), want, "{code}");
+        }
     }
 
     #[test]
