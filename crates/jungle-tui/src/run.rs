@@ -25,11 +25,12 @@ const ANALYSIS_TIME: Duration = Duration::from_secs(2);
 /// How many best moves an analysis shows.
 const ANALYSIS_LINES: usize = 3;
 
-/// Starts a search of `game` at `level` (with `lines` best moves) for `time` in `search`'s place (a search still running
-/// there, a hint's, is for a game that has moved on: it is stopped); the answer comes back as the
-/// event `answer` makes of the result. The search runs on the engine's own thread so the screen
-/// keeps drawing (`go` returns at once) and a waiter thread reports the move. A stopped search's
-/// answer carries an old generation and is dropped by the app.
+/// Starts a search of `game` at `level` (for its `lines` best moves) for `time` in `search`'s
+/// place (a search still running there, a hint's or an analysis's, has been given up: it is
+/// stopped); the answer comes back as the event `answer` makes of the result. The search runs on
+/// the engine's own thread so the screen keeps drawing (`go` returns at once) and a waiter thread
+/// reports the result. A stopped search's answer carries an old generation and is dropped by the
+/// app.
 fn think(
     search: &mut Option<StopHandle>,
     game: &Game,
@@ -353,12 +354,11 @@ fn apply(
                 });
             }
             Command::Analyse { generation, game } => {
-                let lines = ANALYSIS_LINES;
                 think(
                     search,
                     &game,
                     10,
-                    lines,
+                    ANALYSIS_LINES,
                     ANALYSIS_TIME,
                     tx.clone(),
                     move |result| Event::Analysis { generation, result },

@@ -362,7 +362,7 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
     f.render_widget(Paragraph::new(lines), inner);
 }
 
-/// Moves of each best line shown in the analysis (the rest is cut to `…`).
+/// Moves of each best line shown in the analysis (the rest is cut to `...`).
 const ANALYSIS_MOVES: usize = 6;
 
 /// The analysis of the position on the board: the evaluation (for whom, how deep), then the best
@@ -396,8 +396,7 @@ fn analysis_lines(app: &App, a: &Analysis) -> Vec<Line<'static>> {
     let mut out = vec![
         Line::from(vec![
             Span::styled(head, bold),
-            Span::styled(app.score_text(r.score), bold),
-            Span::raw(format!(" {}", app.lang.aside("", about).trim_start())),
+            Span::raw(app.lang.aside(&app.score_text(r.score), about)),
         ]),
         Line::from(Span::styled(app.t(Msg::BestMoves), bold)),
     ];
