@@ -810,12 +810,12 @@ impl App {
             self.analysis = None;
             return Vec::new();
         }
-        let over = self.game.outcome().is_some() || self.online.result.is_some();
-        if !self.engine_may_help() && !over {
+        let finished = self.game.outcome().is_some();
+        if !self.engine_may_help() && !finished && self.online.result.is_none() {
             self.error_msg(Msg::AnalysisPeople);
             return Vec::new();
         }
-        if self.game.outcome().is_some() {
+        if finished {
             self.error_msg(Msg::GameOver);
             return Vec::new();
         }

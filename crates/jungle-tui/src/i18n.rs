@@ -233,12 +233,17 @@ impl Msg {
 
     /// The text in `lang` with its `{parameters}` filled in.
     pub fn fill(self, lang: Lang, params: &[(&str, &dyn fmt::Display)]) -> String {
-        let mut s = self.text(lang).to_string();
-        for (name, value) in params {
-            s = s.replace(&format!("{{{name}}}"), &value.to_string());
-        }
-        s
+        fill(self.text(lang), params)
     }
+}
+
+/// `text` with its `{parameters}` filled in.
+fn fill(text: &str, params: &[(&str, &dyn fmt::Display)]) -> String {
+    let mut s = text.to_string();
+    for (name, value) in params {
+        s = s.replace(&format!("{{{name}}}"), &value.to_string());
+    }
+    s
 }
 
 /// The name of a side.
@@ -281,7 +286,7 @@ pub fn server_error_text(lang: Lang, code: &str, message: &str) -> String {
         .or_else(|| lookup(lang, "err_generic"))
         .unwrap_or("{msg}");
     let message = if message.is_empty() { code } else { message };
-    text.replace("{msg}", message)
+    fill(text, &[("msg", &message)])
 }
 
 /// The reason text of a rules termination.
