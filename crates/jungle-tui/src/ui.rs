@@ -49,8 +49,10 @@ struct Areas {
     keys: Rect,
 }
 
-/// The layout of a screen of size `area`; `None` when it is too small to draw.
-fn areas(area: Rect) -> Option<Areas> {
+/// The layout of a screen of size `area` whose keys take `key_lines` lines at most; `None` when
+/// it is too small to draw. The board's size is chosen first (two rows a square where the
+/// screen has 23 rows or more); the keys get the rows left below the status line, at least one.
+fn areas(area: Rect, key_lines: u16) -> Option<Areas> {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         return None;
     }
@@ -58,12 +60,13 @@ fn areas(area: Rect) -> Option<Areas> {
     let cell_h: u16 = if area.height >= 9 * 2 + 3 + 2 { 2 } else { 1 };
     let board_w = 3 + 7 * CELL_W + 2;
     let board_h = 9 * cell_h + 1 + 2;
+    let keys_h = key_lines.clamp(1, (area.height - board_h - 1).max(1));
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
             Constraint::Min(board_h),
             Constraint::Length(1),
-            Constraint::Length(1),
+            Constraint::Length(keys_h),
         ])
         .split(area);
     let cols = Layout::default()
@@ -82,9 +85,46 @@ fn areas(area: Rect) -> Option<Areas> {
     })
 }
 
+/// The keys line of this app's game, in its language.
+fn keys_text(app: &App) -> &'static str {
+    app.t(if app.opponent == Opponent::Online {
+        Msg::KeysOnline
+    } else {
+        Msg::KeysHelp
+    })
+}
+
+/// The keys text broken into lines of at most `width` columns, between its entries (which are
+/// separated by two spaces); an entry wider than a line gets a line of its own, cut there.
+fn key_lines(text: &str, width: u16) -> Vec<String> {
+    let width = usize::from(width);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for entry in text.split("  ").filter(|e| !e.is_empty()) {
+        if line.is_empty() {
+            line.push_str(entry);
+        } else if Line::from(format!("{line}  {entry}")).width() <= width {
+            line.push_str("  ");
+            line.push_str(entry);
+        } else {
+            lines.push(std::mem::replace(&mut line, entry.to_string()));
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The layout of the screen `area` for `app`.
+fn layout(app: &App, area: Rect) -> Option<Areas> {
+    let lines = key_lines(keys_text(app), area.width).len();
+    areas(area, u16::try_from(lines).unwrap_or(u16::MAX))
+}
+
 /// The square drawn at column `x`, row `y` of a screen of size `area` (for mouse clicks).
 pub fn square_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Square> {
-    let a = areas(area)?;
+    let a = layout(app, area)?;
     let inner = Block::default().borders(Borders::ALL).inner(a.board);
     let col = x.checked_sub(inner.x + 3)? / CELL_W;
     let row = y.checked_sub(inner.y)? / a.cell_h;
@@ -102,7 +142,7 @@ pub fn square_at(app: &App, area: Rect, x: u16, y: u16) -> Option<Square> {
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App, now: Instant) {
     let area = f.area();
-    let Some(a) = areas(area) else {
+    let Some(a) = layout(app, area) else {
         let p = Paragraph::new(app.t(Msg::TooSmall)).wrap(Wrap { trim: true });
         f.render_widget(p, area);
         return;
@@ -110,13 +150,12 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
     draw_board(f, app, a.board, a.cell_h);
     draw_panel(f, app, a.panel, now);
     draw_status(f, app, a.status);
-    let keys = if app.opponent == Opponent::Online {
-        Msg::KeysOnline
-    } else {
-        Msg::KeysHelp
-    };
+    let keys: Vec<Line> = key_lines(keys_text(app), a.keys.width)
+        .into_iter()
+        .map(Line::from)
+        .collect();
     f.render_widget(
-        Paragraph::new(app.t(keys)).style(Style::default().fg(Tc::DarkGray)),
+        Paragraph::new(keys).style(Style::default().fg(Tc::DarkGray)),
         a.keys,
     );
     if app.help {
@@ -550,6 +589,50 @@ mod tests {
         for (w, h) in [(64, 16), (64, 24), (120, 50), (200, 60)] {
             screen(&a, w, h);
         }
+    }
+
+    #[test]
+    fn the_keys_wrap_between_entries_on_a_narrow_terminal() {
+        assert_eq!(
+            key_lines("? help  q quit  u undo", 80),
+            ["? help  q quit  u undo"]
+        );
+        assert_eq!(
+            key_lines("? help  q quit  u undo", 14),
+            ["? help  q quit", "u undo"]
+        );
+        // Width counts columns: a Chinese character takes two.
+        assert_eq!(key_lines("? 帮助  q 退出", 10), ["? 帮助", "q 退出"]);
+        assert_eq!(
+            key_lines("a very long entry  b", 5),
+            ["a very long entry", "b"]
+        );
+        // On an 80 × 24 terminal every key is shown, and the board keeps two rows a square.
+        for (lang, opponent, first, last) in [
+            (Lang::En, Opponent::Hotseat, "? help", "o open"),
+            (Lang::ZhHans, Opponent::Hotseat, "? 帮助", "o 打开"),
+            (Lang::ZhHant, Opponent::Hotseat, "? 說明", "o 開啟"),
+            (Lang::En, Opponent::Online, "? help", "n rematch"),
+        ] {
+            let a = app(lang, Glyphs::Letters, opponent);
+            let s = screen(&a, 80, 24);
+            let keys = s[22..].join("\n");
+            assert!(keys.starts_with(first), "{keys}");
+            assert!(keys.trim_end().ends_with(last), "{keys}");
+            let r9 = s.iter().position(|l| l.contains(" 9 ")).unwrap();
+            let r8 = s.iter().position(|l| l.contains(" 8 ")).unwrap();
+            assert_eq!(r8 - r9, 2, "{}", s.join("\n"));
+            let area = Rect::new(0, 0, 80, 24);
+            assert_eq!(square_at(&a, area, 4, 1), Some(Square::A9));
+            assert_eq!(square_at(&a, area, 4, 1 + 8 * 2), Some(Square::A1));
+        }
+        // A wide terminal keeps them on one line.
+        let a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let s = screen(&a, 120, 30);
+        assert!(
+            s[29].starts_with("? help") && s[29].contains("o open"),
+            "{s:?}"
+        );
     }
 
     #[test]
