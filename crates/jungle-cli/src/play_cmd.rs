@@ -35,6 +35,7 @@ Keys while playing:
   i hint: the engine's best move picked on the board (not against people), Enter plays it
   x analyse: the evaluation and the engine's three best moves with their lines (x hides it;
     not while a game against people is on)
+  after the game: Left/Right step through its moves, Home/End its start/end (x analyses them)
   Tab letters or Chinese characters   ? help   Esc cancel   q or Ctrl-C quit
   online: = offer or accept a draw   ! twice resigns   n rematch   u take back (server AI)
 Animals: E elephant > L lion > T tiger > P leopard > D dog > W wolf > C cat > R rat

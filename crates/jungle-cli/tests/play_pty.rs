@@ -54,6 +54,14 @@ fn a_short_hotseat_game_to_the_den_with_arrows_typing_and_a_resize() {
     pty.typed("Rd9#");
     let s = pty.wait_for("Red wins (entered the den)");
     assert!(s.contains("2. Rd9#"), "{s}");
+    // The finished game is looked back at with the arrows, Home and End.
+    pty.keys(&["Left"]);
+    let s = pty.wait_for("Ply 2 of 3");
+    assert!(s.contains(" 8  .   .   .   R "), "the rat back on d8: {s}");
+    pty.keys(&["Home"]);
+    pty.wait_for("Ply 0 of 3");
+    pty.keys(&["End"]);
+    pty.wait_for("Ply 3 of 3");
     pty.keys(&["q"]);
     pty.assert_exited_cleanly();
 }

@@ -35,6 +35,10 @@ pub enum Key {
     Backspace,
     /// Tab.
     Tab,
+    /// Home.
+    Home,
+    /// End.
+    End,
     /// Ctrl-C: quit at once.
     CtrlC,
 }
@@ -251,6 +255,9 @@ pub struct App {
     pub hint: Option<(u64, Position)>,
     /// The analysis asked for with `x`: shown while its position is on the board.
     pub analysis: Option<Analysis>,
+    /// Looking back at a finished game: the plies played up to the position shown (`None`: the
+    /// game's last position).
+    pub review: Option<usize>,
     /// Online state, in an online game.
     pub online: OnlineState,
     online_start: Option<Value>,
@@ -283,6 +290,7 @@ impl App {
             generation: 0,
             hint: None,
             analysis: None,
+            review: None,
             online: OnlineState::default(),
             online_start: config.online_start,
             save_dir: config.save_dir,
@@ -356,6 +364,36 @@ impl App {
         }
     }
 
+    /// Whether the game is over: on the board or, online, by the server's word (a resignation, a
+    /// time forfeit, an agreed draw).
+    pub fn finished(&self) -> bool {
+        self.game.outcome().is_some() || self.online.result.is_some()
+    }
+
+    /// The plies played up to the position shown: the game's length, or fewer while looking
+    /// back at a finished game.
+    pub fn shown_ply(&self) -> usize {
+        self.review
+            .filter(|&p| p < self.game.len() && self.finished())
+            .unwrap_or(self.game.len())
+    }
+
+    /// The position shown on the board.
+    pub fn shown_position(&self) -> &Position {
+        self.game
+            .position_at(self.shown_ply())
+            .unwrap_or(self.game.position())
+    }
+
+    /// The game up to the position shown (its history counts for §7 in an analysis).
+    fn shown_game(&self) -> Game {
+        let mut game = self.game.clone();
+        while game.len() > self.shown_ply() {
+            game.undo();
+        }
+        game
+    }
+
     /// The legal destinations of the selected animal.
     pub fn targets(&self) -> Bitboard {
         let Some(from) = self.selected else {
@@ -370,10 +408,9 @@ impl App {
         b
     }
 
-    /// The last move played, for highlighting.
+    /// The move that led to the position shown, for highlighting.
     pub fn last_move(&self) -> Option<Move> {
-        self.game
-            .plies()
+        self.game.plies()[..self.shown_ply()]
             .last()
             .map(|p| p.mv)
             .filter(|m| !m.is_pass())
@@ -493,6 +530,16 @@ impl App {
         if k != Key::Char('!') {
             self.online.resign_armed = false;
         }
+        if self.finished() {
+            let ply = self.shown_ply();
+            match k {
+                Key::Left => return self.review_to(ply.saturating_sub(1)),
+                Key::Right => return self.review_to(ply + 1),
+                Key::Home => return self.review_to(0),
+                Key::End => return self.review_to(self.game.len()),
+                _ => {}
+            }
+        }
         match k {
             Key::Up => self.step_cursor(0, 1),
             Key::Down => self.step_cursor(0, -1),
@@ -549,7 +596,20 @@ impl App {
                 self.input.push(c);
                 self.status = None;
             }
-            Key::Char(_) | Key::Backspace | Key::CtrlC => {}
+            Key::Char(_) | Key::Backspace | Key::CtrlC | Key::Home | Key::End => {}
+        }
+        Vec::new()
+    }
+
+    /// Left, Right, Home and End in a finished game: show the position after `ply` plies (at
+    /// most the game's length). An analysis shown goes on with the new position.
+    fn review_to(&mut self, ply: usize) -> Vec<Command> {
+        let analysing = self.analysis_shown().is_some();
+        let ply = ply.min(self.game.len());
+        self.review = (ply < self.game.len()).then_some(ply);
+        self.selected = None;
+        if analysing && self.analysis_shown().is_none() && self.may_analyse_shown() {
+            return self.analyse();
         }
         Vec::new()
     }
@@ -664,7 +724,7 @@ impl App {
     }
 
     fn explain_cannot_move(&mut self) {
-        if self.game.outcome().is_some() || self.online.result.is_some() {
+        if self.finished() {
             self.error_msg(Msg::GameOver);
         } else if self.online.disconnected.is_some() {
             self.error_msg(Msg::Disconnected);
@@ -810,12 +870,11 @@ impl App {
             self.analysis = None;
             return Vec::new();
         }
-        let finished = self.game.outcome().is_some();
-        if !self.engine_may_help() && !finished && self.online.result.is_none() {
+        if !self.engine_may_help() && !self.finished() {
             self.error_msg(Msg::AnalysisPeople);
             return Vec::new();
         }
-        if finished {
+        if !self.may_analyse_shown() {
             self.error_msg(Msg::GameOver);
             return Vec::new();
         }
@@ -823,24 +882,36 @@ impl App {
             self.error_msg(Msg::AnalysisBusy);
             return Vec::new();
         }
+        self.analyse()
+    }
+
+    /// Whether the position shown has moves to analyse (not the last one of a game that ended
+    /// on the board).
+    fn may_analyse_shown(&self) -> bool {
+        self.shown_ply() < self.game.len() || self.game.outcome().is_none()
+    }
+
+    /// Asks for an analysis of the position shown.
+    fn analyse(&mut self) -> Vec<Command> {
         self.generation += 1;
         // One search at a time: a pending hint is given up.
         self.hint = None;
         self.analysis = Some(Analysis {
             generation: self.generation,
-            position: *self.game.position(),
+            position: *self.shown_position(),
             result: None,
         });
         vec![Command::Analyse {
             generation: self.generation,
-            game: Box::new(self.game.clone()),
+            game: Box::new(self.shown_game()),
         }]
     }
 
     /// The analysis arrived: kept if it is for the position still on the board.
     fn analysis_answer(&mut self, generation: u64, result: SearchResult) {
+        let shown = *self.shown_position();
         if let Some(a) = self.analysis.as_mut() {
-            if a.generation == generation && a.position == *self.game.position() {
+            if a.generation == generation && a.position == shown {
                 a.result = Some(result);
             }
         }
@@ -851,13 +922,13 @@ impl App {
     pub fn analysis_shown(&self) -> Option<&Analysis> {
         self.analysis
             .as_ref()
-            .filter(|a| a.position == *self.game.position())
+            .filter(|a| a.position == *self.shown_position())
     }
 
     /// A search score as text, for the side to move in the position analysed: `+0.35`, or who
     /// enters the den in how many moves (as the browser's analysis shows it).
     pub fn score_text(&self, score: Score) -> String {
-        let turn = self.game.position().turn();
+        let turn = self.shown_position().turn();
         match score {
             Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
             Score::Den(n) => {
@@ -870,7 +941,7 @@ impl App {
     /// The moves of a line from the position on the board, in the notation the board shows
     /// (`Lf3 tb8 ...`), at most `max` of them (then `...`).
     pub fn line_text(&self, pv: &[Move], max: usize) -> String {
-        let mut pos = *self.game.position();
+        let mut pos = *self.shown_position();
         let mut words = Vec::new();
         for &m in pv.iter().take(max) {
             if !pos.is_legal(m) {
@@ -956,6 +1027,7 @@ impl App {
                 }
             }
             Opponent::Hotseat => {
+                self.review = None;
                 if self.game.undo().is_some() {
                     self.selected = None;
                     self.info(Msg::Undone);
@@ -969,6 +1041,7 @@ impl App {
                 let mut out = self.stop_search();
                 let was_thinking = !out.is_empty();
                 let mut undone = 0;
+                self.review = None;
                 while let Some(p) = self.game.undo() {
                     undone += 1;
                     if p.color == human {
@@ -1011,6 +1084,7 @@ impl App {
         }
         let mut out = self.stop_search();
         self.game = Game::from_position(self.start);
+        self.review = None;
         self.selected = None;
         self.reset_cursor();
         self.info(Msg::NewGame);
@@ -1130,6 +1204,7 @@ impl App {
         let out = self.stop_search();
         self.start = *game.start_position();
         self.game = game;
+        self.review = None;
         self.selected = None;
         self.info_text(Msg::Loaded.fill(self.lang, &[("path", &path)]));
         Some(out)
@@ -1258,6 +1333,9 @@ impl App {
             }
         }
         let new_game = self.online.game_id.as_ref() != Some(&st.id);
+        if new_game || game.len() != self.game.len() {
+            self.review = None;
+        }
         self.game = game;
         self.start = start;
         self.online.game_id = Some(st.id);

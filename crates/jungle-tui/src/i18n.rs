@@ -223,6 +223,8 @@ messages! {
     BestMoves => "best_moves";
     AnalysisPeople => "tui_analysis_people";
     AnalysisBusy => "tui_analysis_busy";
+    PlyOf => "ply_of": "n", "total";
+    Review => "tui_review";
 }
 
 impl Msg {

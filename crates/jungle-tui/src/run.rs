@@ -163,6 +163,8 @@ fn key_of(k: event::KeyEvent) -> Option<Key> {
         KeyCode::Esc => Key::Esc,
         KeyCode::Backspace => Key::Backspace,
         KeyCode::Tab => Key::Tab,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
         _ => return None,
     })
 }

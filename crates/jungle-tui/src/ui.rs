@@ -165,7 +165,7 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
 
 /// The text of one square (4 columns) and its style.
 fn cell(app: &App, sq: Square, targets: Bitboard, last: Option<jungle::Move>) -> (String, Style) {
-    let pos = app.game.position();
+    let pos = app.shown_position();
     let bb = Bitboard::from_square(sq);
     let water = pos.water().contains(sq);
     let trap = Bitboard::TRAPS.contains(sq);
@@ -343,6 +343,17 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
             r,
             Style::default().fg(Tc::Yellow).add_modifier(Modifier::BOLD),
         )));
+        if !app.game.is_empty() {
+            let at = Msg::PlyOf.fill(
+                app.lang,
+                &[("n", &app.shown_ply()), ("total", &app.game.len())],
+            );
+            lines.push(Line::raw(at));
+            lines.push(Line::from(Span::styled(
+                app.t(Msg::Review),
+                Style::default().fg(Tc::DarkGray),
+            )));
+        }
     } else if let Some(d) = app.thinking_for(now) {
         let dots = ".".repeat(1 + (d.as_millis() / 400 % 3) as usize);
         lines.push(Line::from(Span::styled(
@@ -369,36 +380,62 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
         app.t(Msg::Moves),
         Style::default().add_modifier(Modifier::BOLD),
     )));
+    let (move_lines, current) = move_list(app);
+    let room = (inner.height as usize).saturating_sub(lines.len());
+    let last_page = move_lines.len().saturating_sub(room);
+    // The end of the list, or while looking back the line of the move shown, kept in view.
+    let skip = current.map_or(last_page, |c| c.saturating_sub(room / 2).min(last_page));
+    lines.extend(move_lines.into_iter().skip(skip));
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The move list, two plies a line (`12. Rg4     ra6`; a game starting with Blue begins with
+/// `1. ...`), and while looking back at a finished game the line of the move shown, that move
+/// highlighted.
+fn move_list(app: &App) -> (Vec<Line<'static>>, Option<usize>) {
     let sans = app.game.sans();
-    let start_turn = app.game.start_position().turn();
+    let shown = app.shown_ply();
+    let reviewing = shown < sans.len();
     let start_no = app.game.start_position().fullmoves();
-    let text_of = |i: usize| app.san_text(sans[i]);
-    // Two plies per line: `12. Rg4  ra6`. A game starting with Blue begins with `1. ...`.
-    let mut move_lines = Vec::new();
+    // The plies of each line, the first `None` when the line starts with Blue's move.
+    let mut rows: Vec<[Option<usize>; 2]> = Vec::new();
     let mut i = 0;
-    let mut no = start_no;
-    if start_turn == Color::Blue && !sans.is_empty() {
-        move_lines.push(format!("{no:>3}. ...    {}", text_of(0)));
+    if app.game.start_position().turn() == Color::Blue && !sans.is_empty() {
+        rows.push([None, Some(0)]);
         i = 1;
-        no += 1;
     }
     while i < sans.len() {
-        let red = text_of(i);
-        let blue = if i + 1 < sans.len() {
-            text_of(i + 1)
-        } else {
-            String::new()
-        };
-        move_lines.push(format!("{no:>3}. {red:<8}{blue}"));
+        rows.push([Some(i), (i + 1 < sans.len()).then_some(i + 1)]);
         i += 2;
-        no += 1;
     }
-    let room = (inner.height as usize).saturating_sub(lines.len());
-    let skip = move_lines.len().saturating_sub(room);
-    for l in move_lines.into_iter().skip(skip) {
-        lines.push(Line::raw(l));
+    let mut current = None;
+    let lines = rows
+        .iter()
+        .enumerate()
+        .map(|(n, pair)| {
+            let no = start_no as usize + n;
+            let mut spans = vec![Span::raw(format!("{no:>3}. "))];
+            for (k, ply) in pair.iter().enumerate() {
+                let text = ply.map_or("...".to_string(), |p| app.san_text(sans[p]));
+                let text = if k == 0 { format!("{text:<8}") } else { text };
+                if reviewing && ply.is_some() && *ply == shown.checked_sub(1) {
+                    current = Some(n);
+                    spans.push(Span::styled(
+                        text,
+                        Style::default().add_modifier(Modifier::REVERSED),
+                    ));
+                } else {
+                    spans.push(Span::raw(text));
+                }
+            }
+            Line::from(spans)
+        })
+        .collect();
+    // At the start position no move is highlighted; the first line is kept in view.
+    if reviewing && shown == 0 {
+        current = Some(0);
     }
-    f.render_widget(Paragraph::new(lines), inner);
+    (lines, current)
 }
 
 /// Moves of each best line shown in the analysis (the rest is cut to `...`).
@@ -425,7 +462,7 @@ fn analysis_lines(app: &App, a: &Analysis) -> Vec<Line<'static>> {
             Span::raw(app.t(Msg::EngineNoMove)),
         ])];
     }
-    let side = color_name(app.lang, app.game.position().turn());
+    let side = color_name(app.lang, app.shown_position().turn());
     let comma = if app.lang.is_chinese() { "，" } else { ", " };
     let about = format!(
         "{}{comma}{}",
@@ -485,8 +522,9 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
 }
 
 fn draw_help(f: &mut Frame, app: &App, area: Rect) {
-    let w = area.width.saturating_sub(4).min(100);
-    let h = area.height.saturating_sub(2).min(16);
+    // The whole screen up to 100 columns: the text needs 22 rows on an 80 x 24 terminal.
+    let w = area.width.min(100);
+    let h = area.height;
     let r = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
@@ -647,6 +685,76 @@ mod tests {
         }
         let all = screen(&a, 90, 30).join("\n");
         assert!(all.contains("1. Rg4     Ra6"), "{all}");
+    }
+
+    #[test]
+    fn a_finished_game_looked_back_at_shows_its_ply_and_the_move_in_the_list() {
+        let mut a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let now = Instant::now();
+        // A long game, played to its end by a fixed choice among the legal moves.
+        let mut i = 0;
+        while a.game.outcome().is_none() && a.game.len() < 2000 {
+            let moves = a.game.legal_moves();
+            a.game.play(moves[i * 7 % moves.len()]).unwrap();
+            i += 1;
+        }
+        let total = a.game.len();
+        assert!(a.game.outcome().is_some() && total > 60, "{total} plies");
+        let (w, h) = (90, 30);
+        let row_of = |s: &[String], text: &str| s.iter().position(|l| l.contains(text));
+        // At the end: the last line of the list is shown, nothing highlighted.
+        let s = screen(&a, w, h);
+        let last_no = format!("{:>3}. ", total.div_ceil(2));
+        assert!(row_of(&s, &last_no).is_some(), "{}", s.join("\n"));
+        assert!(row_of(&s, &format!("Ply {total} of {total} ")).is_some());
+        assert!(row_of(&s, "Left/Right: step, Home/End: start/end").is_some());
+        // At the start: the first line is in view and the board is the start position.
+        a.handle(Event::Key(Key::Home), now);
+        let s = screen(&a, w, h);
+        assert!(row_of(&s, "  1. ").is_some(), "{}", s.join("\n"));
+        assert!(row_of(&s, &format!("Ply 0 of {total} ")).is_some());
+        let r1 = s.iter().find(|l| l.contains(" 1 ")).unwrap();
+        assert!(r1.contains(" T   .   ##  @@  ##  .   L  "), "{r1}");
+        // Two plies on: Blue's first move is highlighted in the first line.
+        a.handle(Event::Key(Key::Right), now);
+        a.handle(Event::Key(Key::Right), now);
+        let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+        term.draw(|f| draw(f, &a, Instant::now())).unwrap();
+        let buf = term.backend().buffer().clone();
+        let s = screen(&a, w, h);
+        let y = row_of(&s, "  1. ").unwrap() as u16;
+        let blue = a.san_text(a.game.sans()[1]).to_string();
+        let row = &s[y as usize];
+        // Columns, not bytes: the borders are several bytes wide.
+        let x = row[..row.find(&format!("  {blue}")).unwrap()]
+            .chars()
+            .count() as u16
+            + 2;
+        let reversed = |x: u16| buf[(x, y)].modifier.contains(Modifier::REVERSED);
+        assert!(reversed(x), "{}", s[y as usize]);
+        assert!(!reversed(x - 10), "Red's move is not highlighted");
+        // Halfway: the line of the move shown is in view, though the list is longer.
+        for _ in 0..total / 2 - 2 {
+            a.handle(Event::Key(Key::Right), now);
+        }
+        let s = screen(&a, w, h);
+        let mid_no = format!("{:>3}. ", total / 4 + 1);
+        assert!(row_of(&s, &mid_no).is_some(), "{}", s.join("\n"));
+        assert!(row_of(&s, "  1. ").is_none(), "the list scrolled");
+    }
+
+    #[test]
+    fn the_help_fits_an_80_by_24_terminal_in_every_language() {
+        for (lang, last) in [
+            (Lang::En, "close this help."),
+            (Lang::ZhHans, "按任意键关闭帮助。"),
+            (Lang::ZhHant, "按任意鍵關閉說明。"),
+        ] {
+            let mut a = app(lang, Glyphs::Letters, Opponent::Hotseat);
+            a.handle(Event::Key(Key::Char('?')), Instant::now());
+            let all = screen(&a, 80, 24).join("\n");
+            assert!(all.contains(last), "{all}");
+        }
     }
 
     #[test]

@@ -1003,3 +1003,118 @@ fn an_analysis_in_chinese_names_sides_and_animals_in_chinese() {
     assert_eq!(app.score_text(Score::Den(2)), "紅方在 2 步內入穴");
     assert_eq!(app.line_text(&[mv("g3g4"), mv("a7a6")], 6), "鼠g4 鼠a6");
 }
+
+/// A hotseat game played to Red's den entry: g3g4 a7a6 … d8d9 from a short start.
+fn finished_hotseat() -> (App, Instant) {
+    let (mut app, _, now) = new(Opponent::Hotseat, Some("l6/7/3R3/7/7/7/7/7/6L r 0 1"));
+    for m in ["d7d8", "a9b9", "d8d9"] {
+        type_text(&mut app, now, m);
+    }
+    assert!(app.game.outcome().is_some());
+    (app, now)
+}
+
+#[test]
+fn a_finished_game_is_stepped_through_with_the_arrows_home_and_end() {
+    let (mut app, now) = finished_hotseat();
+    let fen = |app: &App| Jfen::from_position(app.shown_position()).to_string();
+    let end = fen(&app);
+    assert_eq!(app.shown_ply(), 3);
+    assert_eq!(app.last_move(), Some(mv("d8d9")));
+    // Left goes back a ply: the board, the last move and the side to move follow.
+    press(&mut app, now, &[Key::Left]);
+    assert_eq!(app.shown_ply(), 2);
+    assert_eq!(fen(&app), "1l5/3R3/7/7/7/7/7/7/6L r 2 2");
+    assert_eq!(app.last_move(), Some(mv("a9b9")));
+    assert_eq!(
+        app.game.len(),
+        3,
+        "looking back changes nothing in the game"
+    );
+    assert!(!app.can_move(), "no moves from a position looked back at");
+    press(&mut app, now, &[Key::Home]);
+    assert_eq!(app.shown_ply(), 0);
+    assert_eq!(fen(&app), "l6/7/3R3/7/7/7/7/7/6L r 0 1");
+    assert_eq!(app.last_move(), None);
+    press(&mut app, now, &[Key::Left]);
+    assert_eq!(app.shown_ply(), 0, "the start is as far back as it goes");
+    press(&mut app, now, &[Key::Right]);
+    assert_eq!(app.shown_ply(), 1);
+    press(&mut app, now, &[Key::End, Key::Right]);
+    assert_eq!(app.shown_ply(), 3, "the end is as far on as it goes");
+    assert_eq!(fen(&app), end);
+    // A new game starts at its beginning, not at an old ply.
+    press(&mut app, now, &[Key::Left, Key::Char('n')]);
+    assert_eq!(app.shown_ply(), 0);
+    assert!(app.game.is_empty());
+    type_text(&mut app, now, "d7d8");
+    assert_eq!(app.shown_ply(), 1, "the new game is shown as it is played");
+    // In a game still on, the arrows move the cursor, not the board.
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    type_text(&mut app, now, "g3g4");
+    let cursor = app.cursor;
+    press(&mut app, now, &[Key::Left]);
+    assert_eq!(app.shown_ply(), 1);
+    assert_ne!(app.cursor, cursor);
+    press(&mut app, now, &[Key::Home, Key::End]);
+    assert_eq!(app.shown_ply(), 1);
+}
+
+#[test]
+fn looking_back_at_a_finished_game_analyses_the_position_shown() {
+    let (mut app, now) = finished_hotseat();
+    // At the end of a game won on the board there is nothing to analyse.
+    assert!(analysis_request(&press(&mut app, now, &[Key::Char('x')])).is_none());
+    assert!(status(&app).contains("Left/Right"), "{}", status(&app));
+    // One ply back: the game up to there is analysed (its history counts for §7).
+    press(&mut app, now, &[Key::Left]);
+    let (generation, plies) = analysis_request(&press(&mut app, now, &[Key::Char('x')])).unwrap();
+    assert_eq!(plies, 2);
+    let result = search_result(&[(Score::Den(1), &["d8d9"]), (Score::Cp(50), &["d8c8"])]);
+    app.handle(Event::Analysis { generation, result }, now);
+    assert!(app.analysis_shown().is_some_and(|a| a.result.is_some()));
+    assert_eq!(app.score_text(Score::Den(1)), "Red enters the den in 1");
+    assert_eq!(app.line_text(&[mv("d8d9")], 6), "Rd9#");
+    // Stepping on with the analysis shown analyses the next position shown; its answer is
+    // kept only while that position is shown.
+    let (next, plies) = analysis_request(&press(&mut app, now, &[Key::Left])).unwrap();
+    assert_eq!(plies, 1);
+    assert!(next > generation);
+    assert!(app.analysis_shown().is_some_and(|a| a.result.is_none()));
+    // Back to the end: nothing to analyse there, so nothing is asked for and nothing shown.
+    assert!(analysis_request(&press(&mut app, now, &[Key::End])).is_none());
+    let late = search_result(&[(Score::Cp(10), &["a9b9"])]);
+    app.handle(
+        Event::Analysis {
+            generation: next,
+            result: late,
+        },
+        now,
+    );
+    assert!(app.analysis_shown().is_none());
+    // With the analysis hidden, stepping asks for none.
+    assert!(analysis_request(&press(&mut app, now, &[Key::Left])).is_none());
+}
+
+#[test]
+fn an_online_game_ended_by_the_server_can_be_stepped_through() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(
+        Event::Server(state("red", &["g3g4", "a7a6"], json!({}))),
+        now,
+    );
+    press(&mut app, now, &[Key::Left]);
+    assert_eq!(app.shown_ply(), 2, "not while the game is on");
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"resign"},"changes":{}}),
+    );
+    press(&mut app, now, &[Key::Left]);
+    assert_eq!(app.shown_ply(), 1);
+    assert_eq!(app.last_move(), Some(mv("g3g4")));
+    // The last position of a resigned game has moves: x analyses it there too.
+    press(&mut app, now, &[Key::End]);
+    let cmds = press(&mut app, now, &[Key::Char('x')]);
+    assert_eq!(analysis_request(&cmds).map(|(_, plies)| plies), Some(2));
+}
