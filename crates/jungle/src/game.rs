@@ -1,7 +1,8 @@
 //! A game: a position plus its history, with the history-dependent rules (RULES §6.3–§7).
 
 use crate::{
-    Bitboard, Color, Move, MoveList, Outcome, Piece, Position, Role, Rules, San, Termination,
+    Bitboard, Color, Illegal, Move, MoveList, Outcome, Piece, Position, Role, Rules, San,
+    Termination,
 };
 use std::fmt;
 
@@ -23,8 +24,10 @@ pub struct Ply {
 pub struct GameError {
     /// The move.
     pub mv: Move,
-    /// Why not.
+    /// Why not (the English text of [`GameError::why`]).
     pub reason: String,
+    /// Why not, as data.
+    pub why: Illegal,
 }
 
 impl fmt::Display for GameError {
@@ -148,22 +151,32 @@ impl Game {
 
     /// Why `m` may not be played now, or `None` if it may.
     pub fn illegal_reason(&self, m: Move) -> Option<String> {
+        self.why_illegal(m).map(|why| why.to_string())
+    }
+
+    /// Why `m` may not be played now — by the position or, for a move the position allows, by
+    /// §7 — or `None` if it may (a pass always may, before the end).
+    pub fn why_illegal(&self, m: Move) -> Option<Illegal> {
         if let Some(o) = self.outcome {
-            return Some(format!("the game is over ({o})"));
+            return Some(Illegal::GameOver(o));
         }
         if m.is_pass() {
             return None;
         }
-        if let Some(r) = self.position().illegal_reason(m) {
-            return Some(r);
+        if let Some(why) = self.position().why_illegal(m) {
+            return Some(why);
         }
         self.history_forbids(m)
     }
 
     /// Plays a move or a pass, if allowed.
     pub fn play(&mut self, m: Move) -> Result<(), GameError> {
-        if let Some(reason) = self.illegal_reason(m) {
-            return Err(GameError { mv: m, reason });
+        if let Some(why) = self.why_illegal(m) {
+            return Err(GameError {
+                mv: m,
+                reason: why.to_string(),
+                why,
+            });
         }
         self.push(m);
         Ok(())
@@ -234,7 +247,7 @@ impl Game {
     }
 
     /// Which §7 rule forbids `m` (a legal move of the position), if any.
-    pub fn history_forbids(&self, m: Move) -> Option<String> {
+    pub fn history_forbids(&self, m: Move) -> Option<Illegal> {
         if m.is_pass() {
             return None;
         }
@@ -253,10 +266,11 @@ impl Game {
                 .filter(|p| p.piece == Some(piece) && p.mv.to_sq() == to)
                 .count();
             if times >= 3 && !window().any(entered_trap) && !pos.is_attacked(m.from_sq()) {
-                return Some(format!(
-                    "the 7-3 rule: the {} entered {to} {times} times in its side's last 7 moves",
-                    piece.role
-                ));
+                return Some(Illegal::Rule73 {
+                    role: piece.role,
+                    to,
+                    times: times as u32,
+                });
             }
         }
         if rules.rule_17_5 {
@@ -267,11 +281,10 @@ impl Game {
             {
                 let squares: Bitboard = window().map(|p| p.mv.to_sq()).collect();
                 if squares.count() <= 5 && squares.contains(to) {
-                    return Some(format!(
-                        "the 17-5 rule: the {} made its side's last 17 moves within {} squares",
-                        piece.role,
-                        squares.count()
-                    ));
+                    return Some(Illegal::Rule175 {
+                        role: piece.role,
+                        squares: squares.count(),
+                    });
                 }
             }
         }
@@ -286,7 +299,7 @@ impl Game {
     /// RULES §7.3. The move is forbidden when it would make a position occur for the 4th time and
     /// its mover is the side that made the first move of the repeating cycle: the earliest ply
     /// from which the history (with the new position) repeats with the cycle's period.
-    fn repetition_forbids(&self, m: Move) -> Option<String> {
+    fn repetition_forbids(&self, m: Move) -> Option<Illegal> {
         let new_hash = self.position().hash_after(m);
         // Counted first without allocating: a 4th occurrence is rare.
         let seen = self
@@ -308,7 +321,7 @@ impl Game {
         }
         let first_mover = self.positions[q].turn();
         if first_mover == self.position().turn() {
-            Some("the repetition rule: this would repeat the position a 4th time, and you started the cycle".into())
+            Some(Illegal::Repetition)
         } else {
             None
         }

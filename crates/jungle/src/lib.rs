@@ -19,6 +19,7 @@
 mod bitboard;
 mod color;
 mod game;
+mod illegal;
 mod jfen;
 mod moves;
 mod outcome;
@@ -36,6 +37,7 @@ mod zobrist;
 pub use bitboard::{Bitboard, Jump, Jumps, JUMPS, NEIGHBORS, REACH};
 pub use color::{ByColor, Color};
 pub use game::{Game, GameError, Ply};
+pub use illegal::Illegal;
 pub use jfen::{Jfen, JfenError, JfenField, ParseJfenError, START_JFEN};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use outcome::{Outcome, Termination};

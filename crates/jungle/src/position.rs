@@ -2,8 +2,8 @@
 
 use crate::zobrist::{piece_key, SIDE_KEY};
 use crate::{
-    Bitboard, Color, Move, MoveList, Outcome, Piece, PositionError, Role, Rules, Setup, Square,
-    Termination, JUMPS, NEIGHBORS, REACH,
+    Bitboard, Color, Illegal, Move, MoveList, Outcome, Piece, PositionError, Role, Rules, Setup,
+    Square, Termination, JUMPS, NEIGHBORS, REACH,
 };
 use std::fmt;
 
@@ -26,8 +26,10 @@ pub struct Position {
 pub struct IllegalMove {
     /// The move.
     pub mv: Move,
-    /// Why it is illegal.
+    /// Why it is illegal (the English text of [`IllegalMove::why`]).
     pub reason: String,
+    /// Why it is illegal, as data.
+    pub why: Illegal,
 }
 
 impl fmt::Display for IllegalMove {
@@ -363,26 +365,34 @@ impl Position {
         }
     }
 
-    /// Explains why `m` is not legal, or `None` if it is.
+    /// Explains why `m` is not legal, or `None` if it is (the English text of
+    /// [`Position::why_illegal`]).
     pub fn illegal_reason(&self, m: Move) -> Option<String> {
+        self.why_illegal(m).map(|why| why.to_string())
+    }
+
+    /// Why `m` is not legal, or `None` if it is.
+    pub fn why_illegal(&self, m: Move) -> Option<Illegal> {
         if m.is_pass() {
-            return Some("a pass is not a move of the rules (only an online penalty)".into());
+            return Some(Illegal::Pass);
         }
         if let Some(o) = self
             .outcome()
             .filter(|o| o.termination != Termination::NoMoves)
         {
-            return Some(format!("the game is over ({o})"));
+            return Some(Illegal::GameOver(o));
         }
         let (from, to) = (m.from_sq(), m.to_sq());
         let Some(p) = self.board[from.index()] else {
-            return Some(format!("there is no animal on {from}"));
+            return Some(Illegal::NoAnimal { from });
         };
         if p.color != self.turn {
-            return Some(format!(
-                "the {} on {from} is {}'s, and it is {}'s turn",
-                p.role, p.color, self.turn
-            ));
+            return Some(Illegal::NotYourAnimal {
+                role: p.role,
+                from,
+                owner: p.color,
+                turn: self.turn,
+            });
         }
         if self.piece_targets(p.color, p.role, from).contains(to) {
             return None;
@@ -390,28 +400,41 @@ impl Position {
         let is_jump = p.role.jumps()
             && !self.rules.no_rivers
             && JUMPS[from.index()].as_slice().iter().any(|j| j.to == to);
+        let cannot_reach = Illegal::CannotReach {
+            role: p.role,
+            from,
+            to,
+        };
         let why = if !NEIGHBORS[from.index()].contains(to) && !is_jump {
-            format!("the {} on {from} cannot reach {to}", p.role)
+            cannot_reach
         } else if Bitboard::den_of(p.color).contains(to) {
-            "no animal may enter its own den".to_string()
+            Illegal::OwnDen
         } else if self.board[to.index()].is_some_and(|q| q.color == p.color) {
-            format!("{to} holds an own animal")
+            Illegal::OwnAnimal { to }
         } else if self.water().contains(to) && p.role != Role::Rat {
-            "only the rat may enter water".to_string()
+            Illegal::WaterOnlyRat
         } else if let Some(q) = self.board[to.index()] {
-            format!("the {} may not capture the {} on {to}", p.role, q.role)
+            Illegal::MayNotCapture {
+                role: p.role,
+                victim: q.role,
+                to,
+            }
         } else if is_jump {
-            "a rat in the water blocks the jump".to_string()
+            Illegal::RatBlocksJump
         } else {
-            format!("the {} on {from} cannot reach {to}", p.role)
+            cannot_reach
         };
         Some(why)
     }
 
     /// Plays a legal move, or explains why it is illegal (the position is then unchanged).
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
-        if let Some(reason) = self.illegal_reason(m) {
-            return Err(IllegalMove { mv: m, reason });
+        if let Some(why) = self.why_illegal(m) {
+            return Err(IllegalMove {
+                mv: m,
+                reason: why.to_string(),
+                why,
+            });
         }
         self.play_unchecked(m);
         Ok(())

@@ -1,7 +1,7 @@
 //! Move notation: coordinates for programs (`g3g4`, `--`) and the SAN-like form for people
 //! (`Rg4`, `Lxd5`, `Ed9#`, Chinese `鼠g4`). RULES §10.
 
-use crate::{Bitboard, Move, Piece, Position, Role, Square};
+use crate::{Bitboard, Illegal, Move, Piece, Position, Role, Square};
 use std::fmt;
 use std::str::FromStr;
 
@@ -68,8 +68,10 @@ impl std::error::Error for ParseMoveError {}
 pub struct MoveError {
     /// The move as written.
     pub text: String,
-    /// Why it does not fit.
+    /// Why it does not fit (the English text of [`MoveError::why`]).
     pub reason: String,
+    /// Why it does not fit, as data.
+    pub why: Illegal,
 }
 
 impl fmt::Display for MoveError {
@@ -164,9 +166,10 @@ impl MoveText {
     /// Resolves the text to a legal move of `pos` (a pass is accepted here; whether it may be
     /// played is the game's business).
     pub fn to_move(&self, pos: &Position) -> Result<Move, MoveError> {
-        let fail = |reason: String| MoveError {
+        let fail = |why: Illegal| MoveError {
             text: self.to_string(),
-            reason,
+            reason: why.to_string(),
+            why,
         };
         let m = match *self {
             MoveText::Pass => return Ok(Move::PASS),
@@ -179,23 +182,24 @@ impl MoveText {
             } => {
                 let piece = Piece::new(pos.turn(), role);
                 let Some(from) = pos.square_of(piece) else {
-                    return Err(fail(format!("{} has no {} on the board", pos.turn(), role)));
+                    return Err(fail(Illegal::NoSuchAnimal {
+                        color: pos.turn(),
+                        role,
+                    }));
                 };
                 let m = Move::new(from, to);
                 if capture && pos.piece_at(to).is_none() {
-                    return Err(fail(format!("`x` marks a capture, but {to} is empty")));
+                    return Err(fail(Illegal::NotACapture { to }));
                 }
                 if den && !Bitboard::den_of(!pos.turn()).contains(to) {
-                    return Err(fail(format!(
-                        "`#` marks a den entry, but {to} is not the enemy den"
-                    )));
+                    return Err(fail(Illegal::NotTheDen { to }));
                 }
                 m
             }
         };
-        match pos.illegal_reason(m) {
+        match pos.why_illegal(m) {
             None => Ok(m),
-            Some(reason) => Err(fail(reason)),
+            Some(why) => Err(fail(why)),
         }
     }
 }

@@ -44,3 +44,90 @@ fn each_rule_has_its_own_reason() {
     let r = reason("l6/7/7/7/Lr5/7/7/7/R6 r 0 1", Square::A5, Square::D5);
     assert!(r.contains("blocks the jump"), "{r}");
 }
+
+#[test]
+fn each_reason_comes_as_data_with_a_code_and_the_facts_it_names() {
+    use jungle::{Color, Game, Illegal, MoveText, Role};
+    let why = |jfen: &str, from: Square, to: Square| {
+        let pos = Jfen::parse_position(jfen, Rules::STANDARD).unwrap();
+        let why = pos.why_illegal(Move::new(from, to)).expect("illegal");
+        assert_eq!(
+            pos.illegal_reason(Move::new(from, to)),
+            Some(why.to_string()),
+            "the text is the data's English"
+        );
+        why
+    };
+    let coord = |s: &str| Move::new(s[..2].parse().unwrap(), s[2..].parse().unwrap());
+    let start = jungle::START_JFEN;
+    let w = why(start, Square::C3, Square::C4);
+    assert_eq!((w, w.code()), (Illegal::WaterOnlyRat, "water_only_rat"));
+    assert!(w.params().is_empty());
+    let w = why(start, Square::G3, Square::G9);
+    assert_eq!(w.code(), "cannot_reach");
+    assert_eq!(
+        w.params(),
+        [
+            ("animal", "R".to_string()),
+            ("from", "g3".to_string()),
+            ("to", "g9".to_string())
+        ]
+    );
+    let w = why(start, Square::A7, Square::A6);
+    assert_eq!(
+        w,
+        Illegal::NotYourAnimal {
+            role: Role::Rat,
+            from: Square::A7,
+            owner: Color::Blue,
+            turn: Color::Red
+        }
+    );
+    assert_eq!(w.params()[2], ("owner", "blue".to_string()));
+    let w = why(
+        "l5t/5c1/r1p1w1e/7/7/7/E1W1P1R/1Cd3D/T5L r 0 1",
+        Square::B2,
+        Square::C2,
+    );
+    assert_eq!(w.code(), "may_not_capture");
+    assert_eq!(w.params()[1], ("victim", "D".to_string()));
+    assert_eq!(why(start, Square::D4, Square::D5).code(), "no_animal");
+
+    // §7 by the game's history: the 7-3 rule, with the square and the count.
+    let mut game = Game::new(Rules::STANDARD);
+    for m in [
+        "g3g4", "a7a6", "g4g5", "a6a5", "g5g4", "a5a4", "g4g5", "a9a8", "g5g4", "a8a7", "g4g5",
+        "e7d7",
+    ] {
+        game.play(coord(m)).unwrap();
+    }
+    let m = coord("g5g4");
+    let w = game.why_illegal(m).expect("forbidden by §7.1");
+    assert_eq!(w.code(), "rule_7_3");
+    assert_eq!(
+        w.params(),
+        [
+            ("animal", "R".to_string()),
+            ("to", "g4".to_string()),
+            ("times", "3".to_string())
+        ]
+    );
+    let e = game.play(m).unwrap_err();
+    assert_eq!((e.why, e.reason.clone()), (w, w.to_string()));
+
+    // A written move that does not fit the position.
+    let pos = Position::start(Rules::STANDARD);
+    let e = "Rxg4"
+        .parse::<MoveText>()
+        .unwrap()
+        .to_move(&pos)
+        .unwrap_err();
+    assert_eq!(e.why, Illegal::NotACapture { to: Square::G4 });
+    assert_eq!(e.reason, "`x` marks a capture, but g4 is empty");
+    let e = "Rg4#"
+        .parse::<MoveText>()
+        .unwrap()
+        .to_move(&pos)
+        .unwrap_err();
+    assert_eq!(e.why.code(), "not_the_den");
+}
