@@ -14,7 +14,7 @@ globalThis.fetch = async (url) => {
   const body = fs.readFileSync(new URL(url), 'utf8');
   return { ok: true, status: 200, json: async () => JSON.parse(body) };
 };
-const { CATALOGUE, t, setLang } = await import(path.join(web, 'js', 'i18n.js'));
+const { CATALOGUE, t, setLang, whyText } = await import(path.join(web, 'js', 'i18n.js'));
 globalThis.document = { documentElement: {} };
 
 function sources() {
@@ -65,6 +65,26 @@ test('parameters are filled and languages switch', () => {
   setLang('zh-Hans');
   assert.equal(t('result_wins', { side: t('blue') }), '蓝方胜');
   assert.equal(t('no_such_key_here', {}, 'fallback'), 'fallback');
+});
+
+test('why a move is not allowed reads in each language, facts named', () => {
+  const why = { code: 'rule_7_3', animal: 'T', to: 'c4', times: '3' };
+  setLang('zh-Hans');
+  assert.equal(whyText(why), '7-3 规则：虎在本方最近 7 步里已经 3 次走进 c4');
+  setLang('zh-Hant');
+  assert.equal(whyText({ code: 'not_your_animal', animal: 'R', from: 'a7', owner: 'blue', turn: 'red' }),
+    'a7 的鼠是藍方的，現在輪到紅方');
+  setLang('en');
+  assert.equal(whyText({ code: 'may_not_capture', animal: 'C', victim: 'D', to: 'c2' }),
+    'the cat may not capture the dog on c2');
+  assert.equal(whyText({ code: 'brand_new' }), null);
+  assert.equal(whyText(null), null);
+  // Every code doc/protocol.md lists has its entry.
+  const doc = fs.readFileSync(path.join(web, '..', 'doc', 'protocol.md'), 'utf8');
+  const list = doc.split('`code` one of ')[1].split(', and the facts')[0];
+  const codes = [...list.matchAll(/`(\w+)`/g)].map((m) => m[1]);
+  assert.ok(codes.length >= 16, codes.join(','));
+  assert.deepEqual(codes.filter((c) => !(`why_${c}` in CATALOGUE)), []);
 });
 
 test('the page is well under 300 KB before images', () => {

@@ -36,7 +36,9 @@ test('typed moves resolve against the legal list', () => {
   assert.deepEqual(resolveTyped('Rg4', pos, legal), { move: 'g3g4' });
   assert.deepEqual(resolveTyped('鼠f3', pos, legal), { move: 'g3f3' });
   assert.deepEqual(resolveTyped('Ea4', pos, legal), { move: 'a3a4' });
-  assert.deepEqual(resolveTyped('Lg5', pos, legal), { error: 'move_illegal' });
+  // Not legal: the move meant comes back too, so that a reason the server gave can be shown.
+  assert.deepEqual(resolveTyped('Lg5', pos, legal), { error: 'move_illegal', move: 'g1g5' });
+  assert.deepEqual(resolveTyped('g3g2', pos, legal), { error: 'move_illegal', move: 'g3g2' });
   assert.deepEqual(resolveTyped('hello', pos, legal), { error: 'move_syntax' });
   assert.deepEqual(resolveTyped('', pos, legal), { error: 'move_empty' });
   const noRat = parseJfen('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P2/1C3D1/T5L r 0 1');

@@ -148,6 +148,30 @@ test('moves by typing, by keyboard on the board, and by drag; flip and ranks', a
   assert.deepEqual(page.errors, []);
 });
 
+test('a move the 7-3 rule forbids says why, in the player\'s language, when tried', async () => {
+  const { page } = await openPlayer(browser, { locale: 'zh-CN' });
+  await page.click('[data-test=start-hotseat]');
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  // Red's rat enters g4 three times in its side's last seven moves.
+  for (const m of ['g3g4', 'a7a6', 'g4g5', 'a6a5', 'g5g4', 'a5a4', 'g4g5', 'a9a8', 'g5g4', 'a8a7', 'g4g5', 'e7d7']) {
+    await clickMove(page, m);
+  }
+  // g4 is not offered to the rat, and clicking it says why instead of doing nothing.
+  await page.locator('.board [data-sq="g5"]').click();
+  await page.locator('.board [data-sq="g6"].dest').waitFor();
+  assert.equal(await page.locator('.board [data-sq="g4"].dest').count(), 0);
+  await page.locator('.board [data-sq="g4"]').click();
+  await page.locator('#toasts .toast.error', { hasText: '7-3 规则：鼠在本方最近 7 步里已经 3 次走进 g4' }).waitFor();
+  // Typed, the same.
+  await page.fill('#move-input', 'g5g4');
+  await page.press('#move-input', 'Enter');
+  await page.waitForFunction(() => [...document.querySelectorAll('#toasts .toast.error')]
+    .filter((e) => e.textContent.includes('7-3 规则')).length >= 2);
+  assert.equal(await page.locator('.moves .mv').count(), 12, 'nothing was played');
+  assert.deepEqual(page.errors, []);
+});
+
 test('watching a live game from the list', async () => {
   const a = await openPlayer(browser, { locale: 'en-US' });
   await a.page.click('[data-test=start-hotseat]');

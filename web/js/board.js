@@ -34,12 +34,15 @@ function terrainSvg(kind) {
 export class Board {
   /**
    * @param {HTMLElement} el container
-   * @param {{onMove?: (move: string) => void, onSelect?: (sq: string|null) => void}} opts
+   * @param {{onMove?: (move: string) => void, onForbidden?: (why: object) => void}} opts
+   *   `onForbidden` hears of a move tried that the game's history forbids (the server's
+   *   `forbidden`: RULES §7), with why.
    */
   constructor(el, opts = {}) {
     this.el = el;
     this.onMove = opts.onMove || (() => {});
-    this.state = { pos: null, legal: [], orientation: 'red', lastMove: null, movable: null, showRanks: false, hint: null };
+    this.onForbidden = opts.onForbidden || (() => {});
+    this.state = { pos: null, legal: [], forbidden: {}, orientation: 'red', lastMove: null, movable: null, showRanks: false, hint: null };
     this.selected = null;
     this.focusSq = 'd1';
     this.drag = null;
@@ -70,6 +73,21 @@ export class Board {
   destinations(sq) {
     if (!this.canMove()) return [];
     return this.state.legal.filter((m) => m.startsWith(sq) && m.length === 4).map((m) => m.slice(2, 4));
+  }
+
+  /**
+   * Why the move that a click on `sq` asks for is forbidden by the game's history, if it is: the
+   * selected animal to `sq`, or, for an animal of the side to move with no legal move at all, its
+   * first forbidden one.
+   */
+  forbiddenWhy(sq) {
+    const f = (this.canMove() && this.state.forbidden) || {};
+    if (this.selected && f[this.selected + sq]) return f[this.selected + sq];
+    if (sq !== this.selected && !this.destinations(sq).length) {
+      const m = Object.keys(f).find((k) => k.startsWith(sq));
+      if (m) return f[m];
+    }
+    return null;
   }
 
   canMove() {
@@ -178,6 +196,7 @@ export class Board {
       this.refocus();
       return;
     }
+    const why = this.forbiddenWhy(sq);
     if (sq !== this.selected && this.destinations(sq).length) {
       this.selected = sq;
     } else {
@@ -185,6 +204,7 @@ export class Board {
     }
     this.render();
     this.refocus();
+    if (why) this.onForbidden(why);
   }
 
   refocus() {
@@ -250,6 +270,8 @@ export class Board {
       this.onMove(d.from + to);
     } else {
       this.render();
+      const f = (this.canMove() && this.state.forbidden) || {};
+      if (to && f[d.from + to]) this.onForbidden(f[d.from + to]);
     }
   }
 

@@ -2,7 +2,7 @@
 
 import { Board, animalChar, pieceHtml } from './board.js';
 import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen } from './jfen.js';
-import { t, lang } from './i18n.js';
+import { t, lang, whyText } from './i18n.js';
 import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText } from './ui.js';
 import { api } from './net.js';
 import * as sound from './sound.js';
@@ -75,7 +75,11 @@ export function mountGame(root, id, ctx) {
   let destroyed = false;
 
   const boardEl = h('div', { class: 'board-host' });
-  const board = new Board(boardEl, { onMove: (m) => sendMove(m) });
+  const board = new Board(boardEl, {
+    onMove: (m) => sendMove(m),
+    // A move the rules' §7 forbids: say why rather than ignoring the click.
+    onForbidden: (why) => toast(t('err_illegal_move', { msg: whyText(why) || t('move_illegal') }), 'error'),
+  });
   const top = h('div', { class: 'player top' });
   const bottom = h('div', { class: 'player bottom' });
   const status = h('div', { class: 'status', 'data-test': 'status', role: 'status' });
@@ -170,8 +174,9 @@ export function mountGame(root, id, ctx) {
       return;
     }
     const r = resolveTyped(input.value, positions[positions.length - 1], g.legal || []);
+    const why = r.move && (g.forbidden || {})[r.move];
     if (r.error) {
-      toast(t(r.error), 'error');
+      toast(why ? t('err_illegal_move', { msg: whyText(why) || t('move_illegal') }) : t(r.error), 'error');
       input.setAttribute('aria-invalid', 'true');
       return;
     }
@@ -433,6 +438,7 @@ export function mountGame(root, id, ctx) {
     board.set({
       pos,
       legal: isLive() && followLive ? g.legal || [] : [],
+      forbidden: isLive() && followLive ? g.forbidden || {} : {},
       movable: isLive() ? (g.you === 'both' ? 'both' : myColor()) : null,
       orientation,
       lastMove: lastIdx >= 0 ? g.moves[lastIdx].move : null,
@@ -514,6 +520,7 @@ export function mountGame(root, id, ctx) {
         positions.push(msg.fen ? { ...parseJfen(msg.fen), captured: before.board.get(msg.move.slice(2, 4)) || null } : applyMove(before, msg.move));
         g.fen = msg.fen;
         g.legal = msg.legal || [];
+        g.forbidden = msg.forbidden || {};
         g.turn = positions[positions.length - 1].turn;
         g.ply = g.moves.length;
         g.draw_offer = null;
@@ -555,6 +562,7 @@ export function mountGame(root, id, ctx) {
         g.status = 'finished';
         g.result = msg.result;
         g.legal = [];
+        g.forbidden = {};
         if (clockBase) clockBase = { ...clockNow(), running: null, at: performance.now() };
         viewPly = positions.length - 1;
         ended = msg;
@@ -698,7 +706,7 @@ export function mountAnalysis(root, params) {
       // The server checks the move and answers the legal moves after it.
       r = await api('POST', '/api/analyze', { fen: startFen, moves: next, ms: 10 });
     } catch (e) {
-      toast(e.status === 400 ? `${t('move_illegal')} (${e.message})` : e.status === 0 ? t('err_network') : t('err_generic', { msg: e.message || e.code }), 'error');
+      toast(e.status === 400 ? `${t('move_illegal')} (${whyText(e.why) || e.message})` : e.status === 0 ? t('err_network') : t('err_generic', { msg: e.message || e.code }), 'error');
       return;
     }
     moves = next;

@@ -66,6 +66,22 @@ export function t(key, params = {}, fallback) {
   return s;
 }
 
+/**
+ * Why a move is not allowed, from the server's `why` ({code, facts}: doc/protocol.md) in the
+ * current language: the `why_<code>` entry with animals and sides named; null for a code the
+ * catalogue does not know.
+ */
+export function whyText(why) {
+  if (!why || typeof why.code !== 'string' || !M[`why_${why.code}`]) return null;
+  const params = {};
+  for (const [k, v] of Object.entries(why)) {
+    if (k === 'code') continue;
+    const named = k === 'animal' || k === 'victim' ? `animal_${v}` : ['owner', 'turn', 'color'].includes(k) ? String(v) : null;
+    params[k] = named && M[named] ? t(named) : String(v);
+  }
+  return t(`why_${why.code}`, params);
+}
+
 /** Every key of the catalogue (for tests). */
 export const KEYS = Object.keys(M);
 /** The raw catalogue (for tests). */

@@ -137,7 +137,7 @@ export function resolveTyped(text, pos, legal) {
   const coord = /^([a-g][1-9])-?x?([a-g][1-9])$/i.exec(s);
   if (coord) {
     const m = (coord[1] + coord[2]).toLowerCase();
-    return legal.includes(m) ? { move: m } : { error: 'move_illegal' };
+    return legal.includes(m) ? { move: m } : { error: 'move_illegal', move: m };
   }
   const first = s[0];
   let role = ZH_ROLE[first];
@@ -149,7 +149,7 @@ export function resolveTyped(text, pos, legal) {
   for (const [sq, p] of pos.board) {
     if (p.color === pos.turn && p.role === role) {
       const m = sq + to;
-      return legal.includes(m) ? { move: m } : { error: 'move_illegal' };
+      return legal.includes(m) ? { move: m } : { error: 'move_illegal', move: m };
     }
   }
   return { error: 'move_no_piece' };

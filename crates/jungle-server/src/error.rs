@@ -11,6 +11,16 @@ pub enum ApiError {
     /// The request is malformed (bad JSON, unknown fields, bad values).
     #[error("{0}")]
     BadRequest(String),
+    /// A move of the request is not allowed (a `bad_request` that also says why as data).
+    #[error("move {ply}: illegal move {text}: {why}")]
+    IllegalMove {
+        /// Its number in the request's move list, from 1.
+        ply: usize,
+        /// The move as written.
+        text: String,
+        /// Why not.
+        why: jungle::Illegal,
+    },
     /// No valid session.
     #[error("log in first")]
     Unauthorized,
@@ -35,7 +45,7 @@ impl ApiError {
     /// The machine-readable code of doc/protocol.md.
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::BadRequest(_) => "bad_request",
+            ApiError::BadRequest(_) | ApiError::IllegalMove { .. } => "bad_request",
             ApiError::Unauthorized => "unauthorized",
             ApiError::BadLogin => "bad_login",
             ApiError::NameTaken => "name_taken",
@@ -47,7 +57,7 @@ impl ApiError {
 
     fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::IllegalMove { .. } => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized | ApiError::BadLogin => StatusCode::UNAUTHORIZED,
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
@@ -79,9 +89,12 @@ impl IntoResponse for ApiError {
             ApiError::RateLimited => tracing::warn!("rate limited"),
             other => tracing::debug!(error = %other, "request refused"),
         }
-        let body = serde_json::json!({
+        let mut body = serde_json::json!({
             "error": {"code": self.code(), "message": self.to_string()}
         });
+        if let ApiError::IllegalMove { why, .. } = &self {
+            body["error"]["why"] = crate::wire::why_json(why);
+        }
         (self.status(), Json(body)).into_response()
     }
 }

@@ -612,6 +612,11 @@ impl Actor {
             turn: color_name(self.turn()),
             fen: Jfen::from_position(self.game.position()).to_string(),
             legal: self.legal(),
+            forbidden: if self.is_live() {
+                crate::wire::forbidden_moves(&self.game)
+            } else {
+                serde_json::Map::new()
+            },
             clocks: self.clocks(now),
             timeouts: RedBlue {
                 red: self.timeouts[Color::Red],
@@ -697,9 +702,9 @@ impl Actor {
                 }
                 let m = text
                     .to_move(self.game.position())
-                    .map_err(|e| WsError::new("illegal_move", e.to_string()))?;
-                if let Some(reason) = self.game.illegal_reason(m) {
-                    return Err(WsError::new("illegal_move", reason));
+                    .map_err(|e| WsError::illegal(e.why))?;
+                if let Some(why) = self.game.why_illegal(m) {
+                    return Err(WsError::illegal(why));
                 }
                 self.play_ply(m, false).await?;
                 Ok(None)
@@ -860,9 +865,7 @@ impl Actor {
         let color = self.turn();
         let before = self.remaining[color];
         let pos = *self.game.position();
-        self.game
-            .play(m)
-            .map_err(|e| WsError::new("illegal_move", e.reason))?;
+        self.game.play(m).map_err(|e| WsError::illegal(e.why))?;
         if self.meta.tc.clock_ms > 0 {
             let mut left = self.remaining[color] - self.elapsed(now);
             if !timeout {
@@ -1041,6 +1044,7 @@ pub fn moved_message(meta: &GameMeta, game: &Game, before: &Position, stamp: Ply
         "clocks": clocks,
         "timeouts": {"red": stamp.timeouts[Color::Red], "blue": stamp.timeouts[Color::Blue]},
         "legal": legal,
+        "forbidden": crate::wire::forbidden_moves(game),
         "last_move_at": stamp.at,
     });
     Arc::from(msg.to_string())

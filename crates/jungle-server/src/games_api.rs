@@ -192,6 +192,11 @@ pub async fn stored_state(
         } else {
             Vec::new()
         },
+        forbidden: if live {
+            crate::wire::forbidden_moves(&game)
+        } else {
+            serde_json::Map::new()
+        },
         clocks: Clocks {
             red_ms: timed.then(|| last.map_or(row.tc.clock_ms, |p| p.red_ms)),
             blue_ms: timed.then(|| last.map_or(row.tc.clock_ms, |p| p.blue_ms)),

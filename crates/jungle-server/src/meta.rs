@@ -127,10 +127,17 @@ async fn analyze(
             Move::PASS
         } else {
             text.to_move(game.position())
-                .map_err(|e| ApiError::BadRequest(format!("move {}: {e}", i + 1)))?
+                .map_err(|e| ApiError::IllegalMove {
+                    ply: i + 1,
+                    text: format!("`{t}`"),
+                    why: e.why,
+                })?
         };
-        game.play(m)
-            .map_err(|e| ApiError::BadRequest(format!("move {}: {e}", i + 1)))?;
+        game.play(m).map_err(|e| ApiError::IllegalMove {
+            ply: i + 1,
+            text: e.mv.to_string(),
+            why: e.why,
+        })?;
     }
     let legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
     if let Some(o) = game.outcome() {

@@ -2,7 +2,7 @@
 //! objects inside them.
 
 use crate::ids::{GameId, SeekId};
-use jungle::Color;
+use jungle::{Color, Illegal};
 use serde::{Deserialize, Serialize};
 
 /// The name of a colour on the wire.
@@ -279,6 +279,8 @@ pub struct GameState {
     pub turn: &'static str,
     pub fen: String,
     pub legal: Vec<String>,
+    /// The moves the position allows but §7 forbids, each with why ([`forbidden_moves`]).
+    pub forbidden: serde_json::Map<String, serde_json::Value>,
     pub clocks: Clocks,
     pub timeouts: RedBlue<u32>,
     pub status: &'static str,
@@ -294,6 +296,8 @@ pub struct WsError {
     pub code: &'static str,
     /// English text for people.
     pub message: String,
+    /// Of an `illegal_move` the rules explain: why, as data (sent as `why`).
+    pub why: Option<Illegal>,
 }
 
 impl WsError {
@@ -302,14 +306,57 @@ impl WsError {
         WsError {
             code,
             message: message.into(),
+            why: None,
+        }
+    }
+
+    /// An `illegal_move` refusal with the rules' reason: its English text as the message, and
+    /// as data for clients to say in their language.
+    pub fn illegal(why: Illegal) -> WsError {
+        WsError {
+            code: "illegal_move",
+            message: why.to_string(),
+            why: Some(why),
         }
     }
 
     /// The JSON of this error, answering a message of type `re`.
     pub fn to_json(&self, re: &str) -> String {
-        serde_json::json!({"t": "error", "code": self.code, "message": self.message, "re": re})
-            .to_string()
+        let mut v = serde_json::json!({
+            "t": "error", "code": self.code, "message": self.message, "re": re
+        });
+        if let Some(why) = &self.why {
+            v["why"] = why_json(why);
+        }
+        v.to_string()
     }
+}
+
+/// The moves of `game`'s position that its history forbids (§7: the 7-3, 17-5 and repetition
+/// rules), each with why as [`why_json`] writes it: `{"g4g5": {"code": "rule_7_3", …}}`, so that
+/// a client can explain a move it does not offer. Empty once the game is over.
+pub fn forbidden_moves(game: &jungle::Game) -> serde_json::Map<String, serde_json::Value> {
+    let mut out = serde_json::Map::new();
+    if game.outcome().is_some() {
+        return out;
+    }
+    for m in &game.position().legal_moves() {
+        if let Some(why) = game.history_forbids(*m) {
+            out.insert(m.to_string(), why_json(&why));
+        }
+    }
+    out
+}
+
+/// Why a move is not allowed, as the protocol sends it: `{"code": …, <facts as strings>}`
+/// (doc/protocol.md).
+pub fn why_json(why: &Illegal) -> serde_json::Value {
+    let mut w = serde_json::Map::new();
+    w.insert("code".into(), why.code().into());
+    for (name, value) in why.params() {
+        w.insert(name.into(), value.into());
+    }
+    w.into()
 }
 
 #[cfg(test)]

@@ -95,6 +95,12 @@ async fn duplicate_forged_out_of_turn_and_malformed_messages_are_refused() {
         .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "a9a7"}))
         .await;
     assert_eq!(e["code"], "illegal_move");
+    // Why, in English and as data a client can say in its own language.
+    assert_eq!(e["message"], "the lion on a9 cannot reach a7");
+    assert_eq!(
+        e["why"],
+        json!({"code": "cannot_reach", "animal": "L", "from": "a9", "to": "a7"})
+    );
     let e = blue
         .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "--"}))
         .await;
@@ -103,6 +109,10 @@ async fn duplicate_forged_out_of_turn_and_malformed_messages_are_refused() {
         .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "zz"}))
         .await;
     assert_eq!(e["code"], "illegal_move");
+    assert!(
+        e.get("why").is_none(),
+        "unreadable text has no rules reason: {e}"
+    );
     assert_eq!(e["re"], "move");
     // Someone else's move for this game, and a spectator's.
     let mut other = srv.guest().await;
@@ -511,6 +521,49 @@ async fn hotseat_one_player_holds_both_seats() {
 }
 
 #[tokio::test]
+async fn moves_forbidden_by_section_7_come_with_why_and_are_refused_with_it() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut p = srv.guest().await;
+    p.send(json!({"t": "play_hotseat"})).await;
+    let g = p.expect("game").await;
+    let game = g["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(g["game"]["forbidden"], json!({}));
+    // Red's rat enters g4 three times in its side's last seven moves.
+    let moves = [
+        "g3g4", "a7a6", "g4g5", "a6a5", "g5g4", "a5a4", "g4g5", "a9a8", "g5g4", "a8a7", "g4g5",
+        "e7d7",
+    ];
+    let mut last = serde_json::Value::Null;
+    for (ply, m) in moves.iter().enumerate() {
+        srv.clock.advance(100);
+        last = p.mv(&game, ply, m).await;
+    }
+    let why = json!({"code": "rule_7_3", "animal": "R", "to": "g4", "times": "3"});
+    assert_eq!(last["forbidden"], json!({"g5g4": why}), "{last}");
+    assert!(!last["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m == "g5g4"));
+    // The game's state says so too, and playing it anyway is refused with the same why.
+    let state = srv
+        .get(&format!("/api/games/{game}"), Some(&p.token))
+        .await
+        .json();
+    assert_eq!(state["game"]["forbidden"], json!({"g5g4": why}), "{state}");
+    srv.clock.advance(100);
+    let e = p
+        .expect_error(json!({"t": "move", "game": game, "ply": 12, "move": "g5g4"}))
+        .await;
+    assert_eq!(e["code"], "illegal_move");
+    assert_eq!(e["why"], why);
+    // Blue, to move after another of the rat's steps, has nothing forbidden.
+    let after = p.mv(&game, 12, "g5f5").await;
+    assert_eq!(after["forbidden"], json!({}), "{after}");
+}
+
+#[tokio::test]
 async fn lobby_seeks_quick_pairing_and_challenges() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
@@ -757,6 +810,32 @@ async fn accounts_sessions_and_http_errors() {
         .post("/api/analyze", None, Some(&json!({"moves": ["g3g9"]})))
         .await;
     assert_eq!(a.status, 400);
+    let e = a.json();
+    assert_eq!(e["error"]["code"], "bad_request");
+    assert_eq!(
+        e["error"]["message"],
+        "move 1: illegal move `g3g9`: the rat on g3 cannot reach g9"
+    );
+    assert_eq!(
+        e["error"]["why"],
+        json!({"code": "cannot_reach", "animal": "R", "from": "g3", "to": "g9"})
+    );
+    let e = srv
+        .post(
+            "/api/analyze",
+            None,
+            Some(&json!({"moves": ["g3g4", "Lxa8"]})),
+        )
+        .await
+        .json();
+    assert_eq!(
+        e["error"]["message"],
+        "move 2: illegal move `Lxa8`: `x` marks a capture, but a8 is empty"
+    );
+    assert_eq!(
+        e["error"]["why"],
+        json!({"code": "not_a_capture", "to": "a8"})
+    );
     // The WebSocket needs a session and a matching Origin.
     assert!(
         jungle_server::client::WsClient::connect(srv.addr, "nosuchtoken", None)

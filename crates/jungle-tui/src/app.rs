@@ -3,7 +3,8 @@
 //! behaviour is tested by feeding it events.
 
 use crate::i18n::{
-    color_name, reason_text, role_char, server_error_text, termination_text, Lang, Msg,
+    color_name, illegal_text, reason_text, role_char, server_error_text, termination_text,
+    why_text, Lang, Msg,
 };
 use crate::proto::{send, Clocks, GameResult, GameState, Seat, ServerMsg, Side, Timeouts};
 use jungle::{
@@ -715,8 +716,9 @@ impl App {
             }
             Some(from) => {
                 let m = Move::new(from, self.cursor);
-                let reason = self.game.illegal_reason(m).unwrap_or_default();
-                self.error(self.illegal(reason));
+                if let Some(why) = self.game.why_illegal(m) {
+                    self.error(self.illegal(illegal_text(self.lang, &why)));
+                }
             }
             None => self.error_msg(Msg::ChooseOwnAnimal),
         }
@@ -758,18 +760,20 @@ impl App {
             return Vec::new();
         }
         match mt.to_move(self.game.position()) {
-            Ok(m) => match self.game.illegal_reason(m) {
+            Ok(m) => match self.game.why_illegal(m) {
                 None => {
                     self.selected = None;
                     self.play(m, now)
                 }
-                Some(reason) => {
-                    self.error(self.illegal(format!("`{text}`: {reason}")));
+                Some(why) => {
+                    let why = illegal_text(self.lang, &why);
+                    self.error(self.illegal(format!("`{text}`: {why}")));
                     Vec::new()
                 }
             },
             Err(e) => {
-                self.error(self.illegal(format!("`{text}`: {}", e.reason)));
+                let why = illegal_text(self.lang, &e.why);
+                self.error(self.illegal(format!("`{text}`: {why}")));
                 Vec::new()
             }
         }
@@ -789,7 +793,7 @@ impl App {
             ))];
         }
         if let Err(e) = self.game.play(m) {
-            self.error(self.illegal(e.reason));
+            self.error(self.illegal(illegal_text(self.lang, &e.why)));
             return Vec::new();
         }
         self.cursor = m.to_sq();
@@ -1298,8 +1302,22 @@ impl App {
                     self.info(Msg::RematchOffered);
                 }
             }
-            ServerMsg::Error { code, message, .. } => {
-                self.error(server_error_text(self.lang, &code, &message));
+            ServerMsg::Error {
+                code, message, why, ..
+            } => {
+                let why = why.as_ref().and_then(|w| {
+                    let params: Vec<(&str, &str)> = w
+                        .as_object()?
+                        .iter()
+                        .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+                        .collect();
+                    let code = w.get("code")?.as_str()?;
+                    why_text(self.lang, code, &params)
+                });
+                match why {
+                    Some(why) if code == "illegal_move" => self.error(self.illegal(why)),
+                    _ => self.error(server_error_text(self.lang, &code, &message)),
+                }
             }
             _ => {}
         }

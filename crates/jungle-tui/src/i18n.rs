@@ -6,7 +6,7 @@
 //! English]`; `{name}` marks a parameter. The terminal client's own entries start with `tui_`;
 //! where the two clients say the same thing they share the entry.
 
-use jungle::{Color, Role, Termination};
+use jungle::{Color, Illegal, Role, Termination};
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
@@ -291,6 +291,37 @@ pub fn server_error_text(lang: Lang, code: &str, message: &str) -> String {
     fill(text, &[("msg", &message)])
 }
 
+/// Why a move is not allowed, for people: the catalogue's `why_…` entry of its `code` (the
+/// rules library's [`Illegal::code`], or the `why` of a server's `illegal_move` refusal), filled
+/// with `params`, whose animals (`animal`, `victim`: a letter) and sides (`owner`, `turn`,
+/// `color`: `red`, `blue`) are named in `lang`; `None` for a code the catalogue does not know.
+pub fn why_text(lang: Lang, code: &str, params: &[(&str, &str)]) -> Option<String> {
+    let text = lookup(lang, &format!("why_{code}"))?;
+    let named: Vec<(&str, String)> = params
+        .iter()
+        .map(|&(name, value)| {
+            let shown = match name {
+                "animal" | "victim" => lookup(lang, &format!("animal_{value}")),
+                "owner" | "turn" | "color" => lookup(lang, value),
+                _ => None,
+            };
+            (name, shown.unwrap_or(value).to_string())
+        })
+        .collect();
+    let params: Vec<(&str, &dyn fmt::Display)> = named
+        .iter()
+        .map(|(name, value)| (*name, value as &dyn fmt::Display))
+        .collect();
+    Some(fill(text, &params))
+}
+
+/// Why a move is not allowed, for people ([`why_text`] of the rules library's reason).
+pub fn illegal_text(lang: Lang, why: &Illegal) -> String {
+    let params = why.params();
+    let params: Vec<(&str, &str)> = params.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    why_text(lang, why.code(), &params).unwrap_or_else(|| why.to_string())
+}
+
 /// The reason text of a rules termination.
 pub fn termination_text(lang: Lang, t: Termination) -> &'static str {
     reason_text(lang, t.as_str())
@@ -430,6 +461,87 @@ mod tests {
             let text = server_error_text(Lang::En, code, "x");
             assert_ne!(text, generic, "`{code}` has no `err_{code}` entry");
         }
+    }
+
+    #[test]
+    fn every_rules_reason_reads_in_each_language_with_its_facts_named() {
+        use jungle::{Outcome, Square};
+        let (r, e) = (Role::Rat, Role::Elephant);
+        let (from, to) = (Square::A3, Square::C4);
+        let every = [
+            Illegal::Pass,
+            Illegal::GameOver(Outcome {
+                winner: None,
+                termination: Termination::DrawPlies,
+            }),
+            Illegal::NoAnimal { from },
+            Illegal::NotYourAnimal {
+                role: r,
+                from,
+                owner: Color::Blue,
+                turn: Color::Red,
+            },
+            Illegal::CannotReach { role: r, from, to },
+            Illegal::OwnDen,
+            Illegal::OwnAnimal { to },
+            Illegal::WaterOnlyRat,
+            Illegal::MayNotCapture {
+                role: r,
+                victim: e,
+                to,
+            },
+            Illegal::RatBlocksJump,
+            Illegal::Rule73 {
+                role: r,
+                to,
+                times: 3,
+            },
+            Illegal::Rule175 {
+                role: r,
+                squares: 4,
+            },
+            Illegal::Repetition,
+            Illegal::NoSuchAnimal {
+                color: Color::Red,
+                role: e,
+            },
+            Illegal::NotACapture { to },
+            Illegal::NotTheDen { to },
+        ];
+        // The protocol lists every code; the catalogue has a text for each, in which every fact
+        // is filled (no `{name}` left) and animals and sides are named in the language.
+        let doc = include_str!("../../../doc/protocol.md");
+        for why in &every {
+            assert!(doc.contains(&format!("`{}`", why.code())), "{why:?}");
+            for lang in [Lang::En, Lang::ZhHans, Lang::ZhHant] {
+                let params = why.params();
+                let params: Vec<(&str, &str)> =
+                    params.iter().map(|(n, v)| (*n, v.as_str())).collect();
+                let text = why_text(lang, why.code(), &params)
+                    .unwrap_or_else(|| panic!("no `why_{}` entry", why.code()));
+                assert_eq!(text, illegal_text(lang, why));
+                assert!(!text.contains('{'), "{lang:?} {why:?}: {text}");
+                if lang.is_chinese() {
+                    assert!(text.chars().any(|c| c >= '\u{2E80}'), "{lang:?}: {text}");
+                }
+            }
+        }
+        let say = |lang, why: &Illegal| illegal_text(lang, why);
+        assert_eq!(
+            say(Lang::ZhHans, &every[3]),
+            "a3 的鼠是蓝方的，现在轮到红方"
+        );
+        assert_eq!(
+            say(Lang::En, &every[8]),
+            "the rat may not capture the elephant on c4"
+        );
+        assert_eq!(
+            say(Lang::ZhHant, &every[10]),
+            "7-3 規則：鼠在本方最近 7 步裡已經 3 次走進 c4"
+        );
+        assert_eq!(say(Lang::ZhHant, &every[13]), "紅方已經沒有象了");
+        // A code the catalogue does not know (a newer server's) has no text.
+        assert_eq!(why_text(Lang::En, "brand_new", &[]), None);
     }
 
     #[test]

@@ -303,6 +303,7 @@ pub fn connect<E: Send + 'static>(
                                         code: "unreadable".into(),
                                         message: format!("unreadable server message: {e}"),
                                         re: None,
+                                        why: None,
                                     }),
                                 };
                                 if events.send(wrap(ev)).is_err() {

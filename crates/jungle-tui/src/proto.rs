@@ -102,6 +102,10 @@ pub enum ServerMsg {
         /// The type of the refused message.
         #[serde(default)]
         re: Option<String>,
+        /// Of an `illegal_move`: why, as data — `code` (the rules library's reason code) and
+        /// the facts it names (doc/protocol.md).
+        #[serde(default)]
+        why: Option<Value>,
     },
     /// Any message this client does not know.
     #[serde(other)]

@@ -202,6 +202,21 @@ fn typed_moves_in_both_notations_and_clear_errors() {
     );
     type_text(&mut app, now, "zz9");
     assert!(status(&app).contains("Cannot read that move"));
+    // Why not, in the player's language.
+    app.lang = Lang::ZhHant;
+    type_text(&mut app, now, "c3c4");
+    assert_eq!(status(&app), "這步棋不能走：`c3c4`: 只有鼠能下水");
+    type_text(&mut app, now, "Lxf1");
+    assert_eq!(
+        status(&app),
+        "這步棋不能走：`Lxf1`: x 表示吃子，但 f1 是空的"
+    );
+    app.lang = Lang::En;
+    type_text(&mut app, now, "c3c4");
+    assert_eq!(
+        status(&app),
+        "That move is not allowed: `c3c4`: only the rat may enter the water"
+    );
     type_text(&mut app, now, "--");
     assert!(status(&app).contains("online"));
     type_text(&mut app, now, "鼠g5");
@@ -652,6 +667,27 @@ fn online_errors_and_disconnects_are_shown() {
         status(&app),
         "That move is not allowed: the rat cannot go there"
     );
+    // With the reason as data it is said in the player's language, facts and all.
+    app.lang = Lang::ZhHans;
+    server(
+        &mut app,
+        now,
+        json!({"t":"error","code":"illegal_move","message":"the 7-3 rule: …","re":"move",
+               "why":{"code":"rule_7_3","animal":"T","to":"c4","times":"3"}}),
+    );
+    assert_eq!(
+        status(&app),
+        "这步棋不能走：7-3 规则：虎在本方最近 7 步里已经 3 次走进 c4"
+    );
+    // A reason this client does not know falls back to the server's words.
+    server(
+        &mut app,
+        now,
+        json!({"t":"error","code":"illegal_move","message":"new rule","re":"move",
+               "why":{"code":"brand_new"}}),
+    );
+    assert_eq!(status(&app), "这步棋不能走：new rule");
+    app.lang = Lang::En;
     server(
         &mut app,
         now,
