@@ -767,13 +767,13 @@ impl App {
                 }
                 Some(why) => {
                     let why = illegal_text(self.lang, &why);
-                    self.error(self.illegal(format!("`{text}`: {why}")));
+                    self.error(self.illegal(self.lang.detail(&format!("`{text}`"), why)));
                     Vec::new()
                 }
             },
             Err(e) => {
                 let why = illegal_text(self.lang, &e.why);
-                self.error(self.illegal(format!("`{text}`: {why}")));
+                self.error(self.illegal(self.lang.detail(&format!("`{text}`"), why)));
                 Vec::new()
             }
         }
