@@ -161,6 +161,10 @@ test('a move the 7-3 rule forbids says why, in the player\'s language, when trie
   await page.locator('.board [data-sq="g5"]').click();
   await page.locator('.board [data-sq="g6"].dest').waitFor();
   assert.equal(await page.locator('.board [data-sq="g4"].dest').count(), 0);
+  // Marked as closed, and said so to screen readers.
+  await page.locator('.board [data-sq="g4"].closed').waitFor();
+  assert.match(await page.locator('.board [data-sq="g4"]').getAttribute('aria-label'), /被规则禁止/);
+  assert.equal(await page.locator('.board .sq.closed').count(), 1);
   await page.locator('.board [data-sq="g4"]').click();
   await page.locator('#toasts .toast.error', { hasText: '7-3 规则：鼠在本方最近 7 步里已经 3 次走进 g4' }).waitFor();
   // Typed, the same.

@@ -134,6 +134,11 @@ export class Board {
   render() {
     const { pos, lastMove, orientation, showRanks, hint } = this.state;
     const dests = this.selected ? new Set(this.destinations(this.selected)) : new Set();
+    // Squares the game's history closes to the selected animal (RULES §7): marked, and a click
+    // there says why.
+    const closed = new Set(this.selected && this.canMove() && !this.noHints
+      ? Object.keys(this.state.forbidden || {}).filter((m) => m.startsWith(this.selected)).map((m) => m.slice(2, 4))
+      : []);
     const threats = this.threats();
     const squares = this.squaresInOrder();
     if (!squares.includes(this.focusSq)) this.focusSq = squares[squares.length - 4];
@@ -158,10 +163,12 @@ export class Board {
         const hinted = hint && (hint.startsWith(sq) || hint.endsWith(sq));
         if (hinted) b.classList.add('hint');
         if (dests.has(sq) && !this.noHints) b.classList.add(piece ? 'dest-capture' : 'dest');
+        if (closed.has(sq)) b.classList.add('closed');
         if (threats.has(sq)) b.classList.add('threat');
         if (movableFrom.has(sq)) b.classList.add('movable');
         let label = this.squareLabel(sq, piece, terr);
         if (dests.has(sq) && !this.noHints) label += `, ${t('legal_destination')}`;
+        if (closed.has(sq)) label += `, ${t('closed_square')}`;
         if (sq === this.selected) label += `, ${t('selected')}`;
         if (hinted) label += `, ${t('hint_square')}`;
         b.setAttribute('aria-label', label);
