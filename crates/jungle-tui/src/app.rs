@@ -409,6 +409,21 @@ impl App {
         b
     }
 
+    /// The squares the game's history closes to the selected animal (RULES §7: the position
+    /// allows the move, the 7-3, 17-5 or repetition rule does not), marked on the board.
+    pub fn closed(&self) -> Bitboard {
+        let Some(from) = self.selected else {
+            return Bitboard::EMPTY;
+        };
+        let mut b = Bitboard::EMPTY;
+        for &m in self.game.position().legal_moves().iter() {
+            if m.from() == Some(from) && self.game.history_forbids(m).is_some() {
+                b |= Bitboard::from_square(m.to_sq());
+            }
+        }
+        b
+    }
+
     /// The move that led to the position shown, for highlighting.
     pub fn last_move(&self) -> Option<Move> {
         self.game.plies()[..self.shown_ply()]

@@ -164,7 +164,15 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
 }
 
 /// The text of one square (4 columns) and its style.
-fn cell(app: &App, sq: Square, targets: Bitboard, last: Option<jungle::Move>) -> (String, Style) {
+/// `targets` are the selected animal's legal destinations, `closed` those the game's history
+/// closes to it.
+fn cell(
+    app: &App,
+    sq: Square,
+    targets: Bitboard,
+    closed: Bitboard,
+    last: Option<jungle::Move>,
+) -> (String, Style) {
     let pos = app.shown_position();
     let bb = Bitboard::from_square(sq);
     let water = pos.water().contains(sq);
@@ -216,6 +224,9 @@ fn cell(app: &App, sq: Square, targets: Bitboard, last: Option<jungle::Move>) ->
     if targets.0 & bb.0 != 0 {
         style = style.bg(Tc::Green).fg(Tc::Black);
     }
+    if closed.0 & bb.0 != 0 {
+        style = style.bg(Tc::Red).fg(Tc::Black);
+    }
     if app.selected == Some(sq) {
         style = style.bg(Tc::LightGreen).fg(Tc::Black);
     }
@@ -240,6 +251,7 @@ fn draw_board(f: &mut Frame, app: &App, area: Rect, cell_h: u16) {
     let mut lines: Vec<Line> = Vec::new();
     // Computed once per frame, not per square: legal moves apply the history rules.
     let targets = app.targets();
+    let closed = app.closed();
     let last = app.last_move();
     for row in 0..9u8 {
         let rank = if app.flipped { row } else { 8 - row };
@@ -253,7 +265,7 @@ fn draw_board(f: &mut Frame, app: &App, area: Rect, cell_h: u16) {
             for col in 0..7u8 {
                 let file = if app.flipped { 6 - col } else { col };
                 let sq = Square::from_coords(file, rank).expect("on the board");
-                let (text, style) = cell(app, sq, targets, last);
+                let (text, style) = cell(app, sq, targets, closed, last);
                 let text = if sub + 1 == cell_h.div_ceil(2) || cell_h == 1 {
                     text
                 } else {
@@ -824,6 +836,22 @@ mod tests {
         assert!(!all.contains("Red's turn"), "{all}");
     }
 
+    /// The background drawn at `sq` on a 90 x 30 screen: on the row of the square's rank label,
+    /// in its file's column (border, 3-column label).
+    fn background(a: &App, sq: Square) -> Tc {
+        let (w, h) = (90, 30);
+        let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+        term.draw(|f| draw(f, a, Instant::now())).unwrap();
+        let buf = term.backend().buffer();
+        let y = (0..h)
+            .find(|&y| {
+                let label: String = (1..4).map(|x| buf[(x, y)].symbol()).collect();
+                label.trim() == (sq.rank() + 1).to_string()
+            })
+            .unwrap();
+        buf[(1 + 3 + sq.file() as u16 * CELL_W + 1, y)].bg
+    }
+
     #[test]
     fn the_cursor_the_selection_and_legal_targets_are_highlighted() {
         let mut a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
@@ -831,26 +859,36 @@ mod tests {
         for k in [Key::Right, Key::Right, Key::Right, Key::Enter, Key::Up] {
             a.handle(Event::Key(k), now);
         }
-        let (w, h) = (90, 30);
-        let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
-        term.draw(|f| draw(f, &a, now)).unwrap();
-        let buf = term.backend().buffer().clone();
-        let bg_of = |sq: Square| {
-            // Row of the square's rank label, column of its file (border, 3-column label).
-            let y = (0..h)
-                .find(|&y| {
-                    let label: String = (1..4).map(|x| buf[(x, y)].symbol()).collect();
-                    label.trim() == (sq.rank() + 1).to_string()
-                })
-                .unwrap();
-            buf[(1 + 3 + sq.file() as u16 * CELL_W + 1, y)].bg
-        };
+        let bg_of = |sq: Square| background(&a, sq);
         assert_eq!(bg_of(Square::G4), Tc::Yellow, "the cursor");
         assert_eq!(bg_of(Square::G3), Tc::LightGreen, "the selected rat");
         assert_eq!(bg_of(Square::F3), Tc::Green, "a legal target");
         assert_eq!(bg_of(Square::G2), Tc::Green, "a legal target");
         assert_eq!(bg_of(Square::E5), Tc::Blue, "water");
         assert_ne!(bg_of(Square::A3), Tc::Green, "not a target");
+
+        // A square the 7-3 rule closes to the selected rat is marked apart from its targets.
+        let mut a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        for m in [
+            "g3g4", "a7a6", "g4g5", "a6a5", "g5g4", "a5a4", "g4g5", "a9a8", "g5g4", "a8a7", "g4g5",
+            "e7d7",
+        ] {
+            for c in m.chars() {
+                a.handle(Event::Key(Key::Char(c)), now);
+            }
+            a.handle(Event::Key(Key::Enter), now);
+        }
+        assert_eq!(a.game.len(), 12);
+        a.handle(Event::Click(Square::G5), now);
+        a.cursor = Square::A1;
+        let bg_of = |sq: Square| background(&a, sq);
+        assert_eq!(bg_of(Square::G4), Tc::Red, "closed by the 7-3 rule");
+        assert_eq!(bg_of(Square::G6), Tc::Green, "a legal target");
+        assert_eq!(
+            bg_of(Square::F5),
+            Tc::Green,
+            "into the water: a legal target"
+        );
     }
 
     #[test]
