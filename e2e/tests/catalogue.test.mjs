@@ -14,7 +14,7 @@ globalThis.fetch = async (url) => {
   const body = fs.readFileSync(new URL(url), 'utf8');
   return { ok: true, status: 200, json: async () => JSON.parse(body) };
 };
-const { CATALOGUE, t, setLang, whyText } = await import(path.join(web, 'js', 'i18n.js'));
+const { CATALOGUE, t, setLang, whyText, illegalText } = await import(path.join(web, 'js', 'i18n.js'));
 globalThis.document = { documentElement: {} };
 
 function sources() {
@@ -77,6 +77,8 @@ test('why a move is not allowed reads in each language, facts named', () => {
   setLang('en');
   assert.equal(whyText({ code: 'may_not_capture', animal: 'C', victim: 'D', to: 'c2' }),
     'the cat may not capture the dog on c2');
+  assert.equal(illegalText({ code: 'water_only_rat' }), 'That move is not allowed: only the rat may enter the water');
+  assert.equal(illegalText({ code: 'brand_new' }), 'That move is not allowed.');
   assert.equal(whyText({ code: 'brand_new' }), null);
   assert.equal(whyText(null), null);
   // Every code doc/protocol.md lists has its entry.

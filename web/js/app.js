@@ -1,7 +1,7 @@
 // The application shell: session, header, router and the non-game screens (home, lobby, watch,
 // challenge, profile, leaderboard, log in / register).
 
-import { t, lang, setLang, LANGS, onLangChange, whyText } from './i18n.js';
+import { t, lang, setLang, LANGS, onLangChange, whyText, illegalText } from './i18n.js';
 import { api, Socket } from './net.js';
 import { h, toast, fmtTc, confirmDialog } from './ui.js';
 import { mountGame, mountAnalysis, resultText } from './game.js';
@@ -100,8 +100,7 @@ async function logout() {
 
 /** A translated error text for an API or WebSocket error code, with the server's words as fallback. */
 export function errText(e) {
-  const why = whyText(e.why);
-  if (why && e.code === 'illegal_move') return t('err_illegal_move', { msg: why });
+  if (e.code === 'illegal_move' && whyText(e.why)) return illegalText(e.why);
   const code = e.code || 'generic';
   const key = `err_${code}`;
   const text = t(key, { msg: e.message || code });

@@ -2,7 +2,7 @@
 
 import { Board, animalChar, pieceHtml } from './board.js';
 import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen } from './jfen.js';
-import { t, lang, whyText } from './i18n.js';
+import { t, lang, whyText, illegalText } from './i18n.js';
 import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText } from './ui.js';
 import { api } from './net.js';
 import * as sound from './sound.js';
@@ -78,7 +78,7 @@ export function mountGame(root, id, ctx) {
   const board = new Board(boardEl, {
     onMove: (m) => sendMove(m),
     // A move the rules' §7 forbids: say why rather than ignoring the click.
-    onForbidden: (why) => toast(t('err_illegal_move', { msg: whyText(why) || t('move_illegal') }), 'error'),
+    onForbidden: (why) => toast(illegalText(why), 'error'),
   });
   const top = h('div', { class: 'player top' });
   const bottom = h('div', { class: 'player bottom' });
@@ -176,7 +176,7 @@ export function mountGame(root, id, ctx) {
     const r = resolveTyped(input.value, positions[positions.length - 1], g.legal || []);
     const why = r.move && (g.forbidden || {})[r.move];
     if (r.error) {
-      toast(why ? t('err_illegal_move', { msg: whyText(why) || t('move_illegal') }) : t(r.error), 'error');
+      toast(why ? illegalText(why) : t(r.error), 'error');
       input.setAttribute('aria-invalid', 'true');
       return;
     }

@@ -82,6 +82,12 @@ export function whyText(why) {
   return t(`why_${why.code}`, params);
 }
 
+/** "That move is not allowed: <why>" in the current language (plain "not allowed" without a why it knows). */
+export function illegalText(why) {
+  const text = whyText(why);
+  return text ? t('err_illegal_move', { msg: text }) : t('move_illegal');
+}
+
 /** Every key of the catalogue (for tests). */
 export const KEYS = Object.keys(M);
 /** The raw catalogue (for tests). */
