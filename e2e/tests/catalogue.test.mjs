@@ -81,6 +81,8 @@ test('why a move is not allowed reads in each language, facts named', () => {
   assert.equal(illegalText({ code: 'brand_new' }), 'That move is not allowed.');
   assert.equal(whyText({ code: 'brand_new' }), null);
   assert.equal(whyText(null), null);
+  // Facts that are not an animal letter or a side are shown as sent, never looked up.
+  assert.equal(whyText({ code: 'no_such_animal', color: 'app_name', animal: 'Q' }), 'app_name has no Q on the board');
   // Every code doc/protocol.md lists has its entry.
   const doc = fs.readFileSync(path.join(web, '..', 'doc', 'protocol.md'), 'utf8');
   const list = doc.split('`code` one of ')[1].split(', and the facts')[0];

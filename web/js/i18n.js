@@ -76,7 +76,8 @@ export function whyText(why) {
   const params = {};
   for (const [k, v] of Object.entries(why)) {
     if (k === 'code') continue;
-    const named = k === 'animal' || k === 'victim' ? `animal_${v}` : ['owner', 'turn', 'color'].includes(k) ? String(v) : null;
+    const side = v === 'red' || v === 'blue';
+    const named = k === 'animal' || k === 'victim' ? `animal_${v}` : ['owner', 'turn', 'color'].includes(k) && side ? v : null;
     params[k] = named && M[named] ? t(named) : String(v);
   }
   return t(`why_${why.code}`, params);

@@ -302,7 +302,9 @@ pub fn why_text(lang: Lang, code: &str, params: &[(&str, &str)]) -> Option<Strin
         .map(|&(name, value)| {
             let shown = match name {
                 "animal" | "victim" => lookup(lang, &format!("animal_{value}")),
-                "owner" | "turn" | "color" => lookup(lang, value),
+                "owner" | "turn" | "color" if value == "red" || value == "blue" => {
+                    lookup(lang, value)
+                }
                 _ => None,
             };
             (name, shown.unwrap_or(value).to_string())
@@ -540,8 +542,17 @@ mod tests {
             "7-3 規則：鼠在本方最近 7 步裡已經 3 次走進 c4"
         );
         assert_eq!(say(Lang::ZhHant, &every[13]), "紅方已經沒有象了");
-        // A code the catalogue does not know (a newer server's) has no text.
+        // A code the catalogue does not know (a newer server's) has no text; a fact that is not
+        // an animal letter or a side is shown as sent, never looked up as another entry.
         assert_eq!(why_text(Lang::En, "brand_new", &[]), None);
+        assert_eq!(
+            why_text(
+                Lang::En,
+                "no_such_animal",
+                &[("color", "app_name"), ("animal", "Q")]
+            ),
+            Some("app_name has no Q on the board".to_string())
+        );
     }
 
     #[test]
