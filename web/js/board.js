@@ -81,13 +81,18 @@ export class Board {
    * first forbidden one.
    */
   forbiddenWhy(sq) {
-    const f = (this.canMove() && this.state.forbidden) || {};
+    const f = this.forbiddenMoves();
     if (this.selected && f[this.selected + sq]) return f[this.selected + sq];
     if (sq !== this.selected && !this.destinations(sq).length) {
       const m = Object.keys(f).find((k) => k.startsWith(sq));
       if (m) return f[m];
     }
     return null;
+  }
+
+  /** The moves the game's history forbids (the server's `forbidden`), while the board may move. */
+  forbiddenMoves() {
+    return (this.canMove() && this.state.forbidden) || {};
   }
 
   canMove() {
@@ -136,8 +141,8 @@ export class Board {
     const dests = this.selected ? new Set(this.destinations(this.selected)) : new Set();
     // Squares the game's history closes to the selected animal (RULES §7): marked, and a click
     // there says why.
-    const closed = new Set(this.selected && this.canMove() && !this.noHints
-      ? Object.keys(this.state.forbidden || {}).filter((m) => m.startsWith(this.selected)).map((m) => m.slice(2, 4))
+    const closed = new Set(this.selected && !this.noHints
+      ? Object.keys(this.forbiddenMoves()).filter((m) => m.startsWith(this.selected)).map((m) => m.slice(2, 4))
       : []);
     const threats = this.threats();
     const squares = this.squaresInOrder();
@@ -277,8 +282,8 @@ export class Board {
       this.onMove(d.from + to);
     } else {
       this.render();
-      const f = (this.canMove() && this.state.forbidden) || {};
-      if (to && f[d.from + to]) this.onForbidden(f[d.from + to]);
+      const why = to && this.forbiddenMoves()[d.from + to];
+      if (why) this.onForbidden(why);
     }
   }
 

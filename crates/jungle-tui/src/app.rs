@@ -397,31 +397,27 @@ impl App {
 
     /// The legal destinations of the selected animal.
     pub fn targets(&self) -> Bitboard {
-        let Some(from) = self.selected else {
-            return Bitboard::EMPTY;
-        };
-        let mut b = Bitboard::EMPTY;
-        for m in self.game.legal_moves().iter() {
-            if m.from() == Some(from) {
-                b |= Bitboard::from_square(m.to_sq());
-            }
-        }
-        b
+        self.destinations().0
     }
 
-    /// The squares the game's history closes to the selected animal (RULES §7: the position
-    /// allows the move, the 7-3, 17-5 or repetition rule does not), marked on the board.
-    pub fn closed(&self) -> Bitboard {
-        let Some(from) = self.selected else {
-            return Bitboard::EMPTY;
+    /// The selected animal's destinations in one pass over its moves: those it may go to, and
+    /// those the game's history closes to it (RULES §7: the position allows the move, the 7-3,
+    /// 17-5 or repetition rule does not), marked apart on the board. None once the game is over.
+    pub fn destinations(&self) -> (Bitboard, Bitboard) {
+        let (mut open, mut closed) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        let Some(from) = self.selected.filter(|_| self.game.outcome().is_none()) else {
+            return (open, closed);
         };
-        let mut b = Bitboard::EMPTY;
         for &m in self.game.position().legal_moves().iter() {
-            if m.from() == Some(from) && self.game.history_forbids(m).is_some() {
-                b |= Bitboard::from_square(m.to_sq());
+            if m.from() == Some(from) {
+                if self.game.history_forbids(m).is_some() {
+                    closed |= Bitboard::from_square(m.to_sq());
+                } else {
+                    open |= Bitboard::from_square(m.to_sq());
+                }
             }
         }
-        b
+        (open, closed)
     }
 
     /// The move that led to the position shown, for highlighting.

@@ -250,8 +250,7 @@ fn draw_board(f: &mut Frame, app: &App, area: Rect, cell_h: u16) {
     f.render_widget(block, area);
     let mut lines: Vec<Line> = Vec::new();
     // Computed once per frame, not per square: legal moves apply the history rules.
-    let targets = app.targets();
-    let closed = app.closed();
+    let (targets, closed) = app.destinations();
     let last = app.last_move();
     for row in 0..9u8 {
         let rank = if app.flipped { row } else { 8 - row };
@@ -407,31 +406,23 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
 fn move_list(app: &App) -> (Vec<Line<'static>>, Option<usize>) {
     let sans = app.game.sans();
     let shown = app.shown_ply();
-    let reviewing = shown < sans.len();
-    let start_no = app.game.start_position().fullmoves();
-    // The plies of each line, the first `None` when the line starts with Blue's move.
-    let mut rows: Vec<[Option<usize>; 2]> = Vec::new();
-    let mut i = 0;
-    if app.game.start_position().turn() == Color::Blue && !sans.is_empty() {
-        rows.push([None, Some(0)]);
-        i = 1;
-    }
-    while i < sans.len() {
-        rows.push([Some(i), (i + 1 < sans.len()).then_some(i + 1)]);
-        i += 2;
-    }
-    let mut current = None;
-    let lines = rows
-        .iter()
-        .enumerate()
-        .map(|(n, pair)| {
-            let no = start_no as usize + n;
-            let mut spans = vec![Span::raw(format!("{no:>3}. "))];
-            for (k, ply) in pair.iter().enumerate() {
-                let text = ply.map_or("...".to_string(), |p| app.san_text(sans[p]));
+    let start_no = app.game.start_position().fullmoves() as usize;
+    // A game starting with Blue's move has `...` in its first line's first column.
+    let skip = usize::from(app.game.start_position().turn() == Color::Blue && !sans.is_empty());
+    // The ply highlighted (the move that led to the position shown) while looking back.
+    let marked = (shown < sans.len()).then(|| shown.checked_sub(1));
+    let lines = (0..(sans.len() + skip).div_ceil(2))
+        .map(|n| {
+            let mut spans = vec![Span::raw(format!("{:>3}. ", start_no + n))];
+            for k in 0..2 {
+                let ply = (2 * n + k).checked_sub(skip).filter(|&p| p < sans.len());
+                let text = match ply {
+                    Some(p) => app.san_text(sans[p]),
+                    None if k == 0 => "...".to_string(),
+                    None => String::new(),
+                };
                 let text = if k == 0 { format!("{text:<8}") } else { text };
-                if reviewing && ply.is_some() && *ply == shown.checked_sub(1) {
-                    current = Some(n);
+                if ply.is_some() && marked == Some(ply) {
                     spans.push(Span::styled(
                         text,
                         Style::default().add_modifier(Modifier::REVERSED),
@@ -443,10 +434,8 @@ fn move_list(app: &App) -> (Vec<Line<'static>>, Option<usize>) {
             Line::from(spans)
         })
         .collect();
-    // At the start position no move is highlighted; the first line is kept in view.
-    if reviewing && shown == 0 {
-        current = Some(0);
-    }
+    // The line of the marked move; at the start position (nothing marked) the first line.
+    let current = marked.map(|ply| ply.map_or(0, |p| (p + skip) / 2));
     (lines, current)
 }
 
