@@ -40,6 +40,10 @@ pub enum Key {
     Home,
     /// End.
     End,
+    /// Page up.
+    PageUp,
+    /// Page down.
+    PageDown,
     /// Ctrl-C: quit at once.
     CtrlC,
 }
@@ -167,6 +171,14 @@ pub enum Event {
     Click(Square),
     /// The server connection ended, and why.
     Disconnected(String),
+    /// The terminal now has `width` columns and `height` rows (sent at the start and after
+    /// every resize): the help's scroll position is kept within its text.
+    Resize {
+        /// Columns.
+        width: u16,
+        /// Rows.
+        height: u16,
+    },
     /// Time passed (redraw clocks).
     Tick,
 }
@@ -247,6 +259,12 @@ pub struct App {
     pub status: Option<Status>,
     /// The help overlay is open.
     pub help: bool,
+    /// The first line of the help shown, where the help is longer than the screen (Up, Down,
+    /// PageUp, PageDown, Home and End scroll it; at most [`App::help_max_scroll`]).
+    pub help_scroll: u16,
+    /// The terminal's size (columns, rows), once the runtime has said it with
+    /// [`Event::Resize`]; the help only scrolls where it is known.
+    pub screen: Option<(u16, u16)>,
     /// The engine is thinking (since when).
     pub thinking: Option<Instant>,
     /// Bumped whenever an engine answer would be stale.
@@ -287,6 +305,8 @@ impl App {
             prompt: None,
             status: None,
             help: false,
+            help_scroll: 0,
+            screen: None,
             thinking: None,
             generation: 0,
             hint: None,
@@ -330,6 +350,11 @@ impl App {
             Event::Disconnected(why) => {
                 self.online.disconnected = Some(why.clone());
                 self.error(self.lang.detail(self.t(Msg::Disconnected), why));
+                Vec::new()
+            }
+            Event::Resize { width, height } => {
+                self.screen = Some((width, height));
+                self.help_scroll = self.help_scroll.min(self.help_max_scroll());
                 Vec::new()
             }
             Event::Tick => Vec::new(),
@@ -530,7 +555,10 @@ impl App {
             return vec![Command::Quit];
         }
         if self.help {
-            self.help = false;
+            if !self.scroll_help(k) {
+                self.help = false;
+                self.help_scroll = 0;
+            }
             return Vec::new();
         }
         if self.prompt.is_some() {
@@ -576,7 +604,10 @@ impl App {
                 self.quit = true;
                 return vec![Command::Quit];
             }
-            Key::Char('?') | Key::Char('h') => self.help = true,
+            Key::Char('?') | Key::Char('h') => {
+                self.help = true;
+                self.help_scroll = 0;
+            }
             Key::Char('v') => {
                 self.flipped = !self.flipped;
                 self.info(Msg::Flipped);
@@ -608,9 +639,50 @@ impl App {
                 self.input.push(c);
                 self.status = None;
             }
-            Key::Char(_) | Key::Backspace | Key::CtrlC | Key::Home | Key::End => {}
+            Key::Char(_)
+            | Key::Backspace
+            | Key::CtrlC
+            | Key::Home
+            | Key::End
+            | Key::PageUp
+            | Key::PageDown => {}
         }
         Vec::new()
+    }
+
+    /// The help's last first line: how far it scrolls on the screen the runtime reported (0
+    /// where it fits, or where the size is not known or too small to draw anything).
+    pub fn help_max_scroll(&self) -> u16 {
+        self.help_view().map_or(0, |v| v.max_scroll())
+    }
+
+    /// The help laid out for the screen the runtime reported, by the renderer itself: the keys
+    /// then scroll exactly as far as the screen draws.
+    fn help_view(&self) -> Option<crate::ui::HelpView> {
+        let (width, height) = self.screen?;
+        crate::ui::help_view(self, ratatui::layout::Rect::new(0, 0, width, height))
+    }
+
+    /// A key pressed while the help is open: where the help does not fit, the scrolling keys
+    /// move it (never past its top or its end; a page keeps the last line of the one before in
+    /// view); whether `k` was one of them. Any other key, or any key where the help fits,
+    /// closes it.
+    fn scroll_help(&mut self, k: Key) -> bool {
+        let Some(view) = self.help_view().filter(|v| v.max_scroll() > 0) else {
+            return false;
+        };
+        let (at, page) = (self.help_scroll, view.rows.saturating_sub(1).max(1));
+        let to = match k {
+            Key::Up => at.saturating_sub(1),
+            Key::Down => at.saturating_add(1),
+            Key::PageUp => at.saturating_sub(page),
+            Key::PageDown => at.saturating_add(page),
+            Key::Home => 0,
+            Key::End => u16::MAX,
+            _ => return false,
+        };
+        self.help_scroll = to.min(view.max_scroll());
+        true
     }
 
     /// Left, Right, Home and End in a finished game: show the position after `ply` plies (at

@@ -189,6 +189,7 @@ messages! {
     KeysOnline => "tui_keys_online";
     HelpTitle => "tui_help_title";
     HelpBody => "tui_help_body";
+    HelpScroll => "tui_help_scroll": "first", "last", "total";
     TooSmall => "tui_too_small";
     Draw => "result_draw";
     Wins => "result_wins": "side";

@@ -165,6 +165,8 @@ fn key_of(k: event::KeyEvent) -> Option<Key> {
         KeyCode::Tab => Key::Tab,
         KeyCode::Home => Key::Home,
         KeyCode::End => Key::End,
+        KeyCode::PageUp => Key::PageUp,
+        KeyCode::PageDown => Key::PageDown,
         _ => return None,
     })
 }
@@ -198,6 +200,14 @@ pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
     };
     with_terminal(|terminal| {
         let (mut app, cmds) = App::new(config, Instant::now());
+        let size = terminal.size()?;
+        app.handle(
+            Event::Resize {
+                width: size.width,
+                height: size.height,
+            },
+            Instant::now(),
+        );
         let mut search: Option<StopHandle> = None;
         let mut quit = apply(cmds, &tx, conn_of(&link), &mut search);
         while !quit {
@@ -217,7 +227,10 @@ pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
                                 events.push(Event::Click(sq));
                             }
                         }
-                        TermEvent::Resize(_, _) => terminal.autoresize()?,
+                        TermEvent::Resize(width, height) => {
+                            terminal.autoresize()?;
+                            events.push(Event::Resize { width, height });
+                        }
                         _ => {}
                     }
                     if !event::poll(Duration::ZERO)? {

@@ -522,21 +522,161 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
     f.render_widget(Paragraph::new(line), area);
 }
 
+/// The help overlay's place on a screen of size `area`: all of it, up to 100 columns wide.
+fn help_area(area: Rect) -> Rect {
+    let width = area.width.min(100);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        width,
+        ..area
+    }
+}
+
+/// The help text laid out for one screen size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HelpView {
+    /// The text broken into lines as wide as the overlay.
+    pub lines: Vec<String>,
+    /// How many lines the overlay shows at once.
+    pub rows: u16,
+}
+
+impl HelpView {
+    /// The highest first line shown: 0 where the whole text fits, else the first line of its
+    /// last screenful.
+    pub fn max_scroll(&self) -> u16 {
+        u16::try_from(self.lines.len())
+            .unwrap_or(u16::MAX)
+            .saturating_sub(self.rows)
+    }
+}
+
+/// The help laid out for a screen of size `area`; `None` where the screen is too small to draw
+/// anything (it then shows only a message).
+pub fn help_view(app: &App, area: Rect) -> Option<HelpView> {
+    layout(app, area)?;
+    let inner = block(app).inner(help_area(area));
+    Some(HelpView {
+        lines: wrap(app.t(Msg::HelpBody), inner.width),
+        rows: inner.height,
+    })
+}
+
+/// Chinese punctuation no line starts with.
+const CLOSING: &[char] = &[
+    '，', '。', '、', '；', '：', '）', '！', '？', '」', '』', '》',
+];
+/// Chinese punctuation no line ends with.
+const OPENING: &[char] = &['（', '「', '『', '《'];
+
+/// The columns `s` takes.
+fn columns(s: &str) -> usize {
+    Span::raw(s).width()
+}
+
+/// Whether `c` takes two columns.
+fn is_wide(c: char) -> bool {
+    columns(c.encode_utf8(&mut [0; 4])) > 1
+}
+
+/// The words of one paragraph, each with whether a space comes before it. Chinese has no
+/// spaces: two wide characters in a row are two words, unless that would start a line with
+/// closing punctuation or end one with opening punctuation.
+fn words(paragraph: &str) -> Vec<(String, bool)> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut spaced = false;
+    let mut prev: Option<char> = None;
+    for c in paragraph.chars() {
+        if c == ' ' {
+            if !word.is_empty() {
+                words.push((std::mem::take(&mut word), spaced));
+            }
+            spaced = true;
+            prev = None;
+            continue;
+        }
+        let breaks = prev.is_some_and(|p| {
+            is_wide(p) && is_wide(c) && !OPENING.contains(&p) && !CLOSING.contains(&c)
+        });
+        if breaks {
+            words.push((std::mem::take(&mut word), spaced));
+            spaced = false;
+        }
+        word.push(c);
+        prev = Some(c);
+    }
+    if !word.is_empty() {
+        words.push((word, spaced));
+    }
+    words
+}
+
+/// `text` broken into lines of at most `width` columns, each of its paragraphs (ended by `\n`)
+/// on lines of its own: between words (see [`words`]; a space at a break is dropped), and a word
+/// wider than a line where the line ends.
+fn wrap(text: &str, width: u16) -> Vec<String> {
+    let width = usize::from(width).max(1);
+    let mut lines = Vec::new();
+    for paragraph in text.split('\n') {
+        let (mut line, mut line_w) = (String::new(), 0);
+        for (word, spaced) in words(paragraph) {
+            let gap = usize::from(spaced && !line.is_empty());
+            let word_w = columns(&word);
+            if line_w + gap + word_w <= width {
+                if gap == 1 {
+                    line.push(' ');
+                }
+                line.push_str(&word);
+                line_w += gap + word_w;
+                continue;
+            }
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+                line_w = 0;
+            }
+            for c in word.chars() {
+                let w = columns(c.encode_utf8(&mut [0; 4]));
+                if line_w + w > width && !line.is_empty() {
+                    lines.push(std::mem::take(&mut line));
+                    line_w = 0;
+                }
+                line.push(c);
+                line_w += w;
+            }
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// The help over the whole screen. Where it is longer than the screen, it shows the lines from
+/// [`App::help_scroll`] on, and its bottom border says which and how to scroll.
 fn draw_help(f: &mut Frame, app: &App, area: Rect) {
-    // The whole screen up to 100 columns: the text needs 22 rows on an 80 x 24 terminal.
-    let w = area.width.min(100);
-    let h = area.height;
-    let r = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
+    let Some(view) = help_view(app, area) else {
+        return;
     };
+    let r = help_area(area);
+    let scroll = app.help_scroll.min(view.max_scroll());
+    let mut frame = block(app).title(format!(" {} ", app.t(Msg::HelpTitle)));
+    if view.max_scroll() > 0 {
+        let first = usize::from(scroll) + 1;
+        let last = (usize::from(scroll) + usize::from(view.rows)).min(view.lines.len());
+        let total = view.lines.len();
+        let at = Msg::HelpScroll.fill(
+            app.lang,
+            &[("first", &first), ("last", &last), ("total", &total)],
+        );
+        frame = frame.title_bottom(Line::from(format!(" {at} ")).right_aligned());
+    }
+    let lines: Vec<Line> = view
+        .lines
+        .into_iter()
+        .skip(usize::from(scroll))
+        .map(Line::from)
+        .collect();
     f.render_widget(Clear, r);
-    let p = Paragraph::new(app.t(Msg::HelpBody))
-        .wrap(Wrap { trim: true })
-        .block(block(app).title(format!(" {} ", app.t(Msg::HelpTitle))));
-    f.render_widget(p, r);
+    f.render_widget(Paragraph::new(lines).block(frame), r);
 }
 
 #[cfg(test)]
@@ -752,10 +892,168 @@ mod tests {
             (Lang::ZhHant, "按任意鍵關閉說明。"),
         ] {
             let mut a = app(lang, Glyphs::Letters, Opponent::Hotseat);
-            a.handle(Event::Key(Key::Char('?')), Instant::now());
+            let now = Instant::now();
+            a.handle(resize(80, 24), now);
+            a.handle(Event::Key(Key::Char('?')), now);
             let all = screen(&a, 80, 24).join("\n");
             assert!(all.contains(last), "{all}");
+            // It fits: nothing scrolls, no position is shown, and Down closes it as any key.
+            assert_eq!(a.help_max_scroll(), 0);
+            assert!(!all.contains("PgUp"), "{all}");
+            a.handle(Event::Key(Key::Down), now);
+            assert!(!a.help);
         }
+    }
+
+    fn resize(width: u16, height: u16) -> Event {
+        Event::Resize { width, height }
+    }
+
+    /// The rows of the help drawn on screen `s`, inside its borders, trailing blanks trimmed.
+    fn help_rows(s: &[String]) -> Vec<String> {
+        s[1..s.len() - 1]
+            .iter()
+            .map(|row| {
+                let inside: Vec<char> = row.chars().collect();
+                let inside: String = inside[1..inside.len() - 1].iter().collect();
+                inside.trim_end().to_string()
+            })
+            .collect()
+    }
+
+    fn without_spaces(s: &str) -> String {
+        s.chars().filter(|c| !c.is_whitespace()).collect()
+    }
+
+    #[test]
+    fn the_help_scrolls_on_the_smallest_terminal_in_every_language() {
+        let (w, h) = (64, 16);
+        for lang in [Lang::En, Lang::ZhHans, Lang::ZhHant] {
+            let mut a = app(lang, Glyphs::Letters, Opponent::Hotseat);
+            let now = Instant::now();
+            a.handle(resize(w, h), now);
+            // An animal picked and the cursor moved on: the help's keys must leave them alone.
+            a.handle(Event::Click(Square::G3), now);
+            a.handle(Event::Key(Key::Up), now);
+            let (cursor, selected) = (a.cursor, a.selected);
+            assert!(selected.is_some());
+            a.handle(Event::Key(Key::Char('?')), now);
+            let view = help_view(&a, Rect::new(0, 0, w, h)).unwrap();
+            let (rows, max, total) = (view.rows, view.max_scroll(), view.lines.len());
+            assert_eq!(rows, h - 2);
+            assert!(max > 0, "{lang:?}: {total} lines fit in {rows}");
+            let at = |first: usize, last: usize| {
+                Msg::HelpScroll.fill(
+                    lang,
+                    &[("first", &first), ("last", &last), ("total", &total)],
+                )
+            };
+
+            // The first screen: the text's start, and where it is.
+            let s = screen(&a, w, h);
+            let first = help_rows(&s);
+            let text = without_spaces(a.t(Msg::HelpBody));
+            assert!(text.starts_with(&without_spaces(&first[0])), "{s:#?}");
+            assert!(s[15].contains(&at(1, 14)), "{s:#?}");
+
+            // Down, a line at a time, to the end and beyond: every line of the text is read
+            // once, in order, and the last ends the text.
+            let mut read = first.clone();
+            for step in 1..=max + 5 {
+                let cmds = a.handle(Event::Key(Key::Down), now);
+                assert!(cmds.is_empty());
+                assert_eq!(a.help_scroll, step.min(max), "never past the end");
+                assert!(a.help, "Down scrolls, it does not close");
+                if step <= max {
+                    read.push(help_rows(&screen(&a, w, h))[usize::from(rows) - 1].clone());
+                }
+            }
+            assert_eq!(without_spaces(&read.concat()), text, "{read:#?}");
+            let s = screen(&a, w, h);
+            let end = help_rows(&s);
+            assert_eq!(end.last(), view.lines.last(), "{s:#?}");
+            assert!(text.ends_with(&without_spaces(end.last().unwrap())));
+            assert!(s[15].contains(&at(total - 13, total)), "{s:#?}");
+
+            // Up, a line, a page, past the top; the other keys.
+            a.handle(Event::Key(Key::Up), now);
+            assert_eq!(a.help_scroll, max - 1);
+            for _ in 0..total + 5 {
+                a.handle(Event::Key(Key::Up), now);
+            }
+            assert_eq!(a.help_scroll, 0, "Up at the top stays there");
+            assert!(a.help);
+            assert_eq!(help_rows(&screen(&a, w, h)), first);
+            a.handle(Event::Key(Key::PageDown), now);
+            assert_eq!(a.help_scroll, (rows - 1).min(max), "a page, one line kept");
+            a.handle(Event::Key(Key::PageUp), now);
+            assert_eq!(a.help_scroll, 0);
+            a.handle(Event::Key(Key::End), now);
+            assert_eq!(a.help_scroll, max);
+            a.handle(Event::Key(Key::Home), now);
+            assert_eq!(a.help_scroll, 0);
+            a.handle(Event::Key(Key::End), now);
+
+            // None of it reached the board.
+            assert_eq!((a.cursor, a.selected), (cursor, selected));
+            assert!(a.input.is_empty() && a.game.is_empty() && a.review.is_none());
+
+            // Another key closes it, and does nothing else; it opens again at the top.
+            let cmds = a.handle(Event::Key(Key::Char('x')), now);
+            assert!(!a.help && cmds.is_empty() && a.analysis.is_none());
+            assert_eq!((a.cursor, a.selected), (cursor, selected));
+            a.handle(Event::Key(Key::Char('?')), now);
+            assert_eq!(a.help_scroll, 0);
+            let s = screen(&a, w, h);
+            assert_eq!(help_rows(&s), first);
+            assert!(s[15].contains(&at(1, 14)), "{s:#?}");
+            a.handle(Event::Key(Key::Esc), now);
+            assert!(!a.help);
+        }
+    }
+
+    #[test]
+    fn a_resize_keeps_the_help_within_its_text() {
+        let mut a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let now = Instant::now();
+        a.handle(resize(64, 16), now);
+        a.handle(Event::Key(Key::Char('?')), now);
+        a.handle(Event::Key(Key::End), now);
+        let small = a.help_scroll;
+        assert!(small > 0);
+        // Taller: the end comes sooner, and the offset follows it, never past it.
+        a.handle(resize(64, 20), now);
+        let view = help_view(&a, Rect::new(0, 0, 64, 20)).unwrap();
+        assert!(view.max_scroll() < small);
+        assert_eq!(a.help_scroll, view.max_scroll());
+        let s = screen(&a, 64, 20);
+        assert_eq!(help_rows(&s).last(), view.lines.last(), "{s:#?}");
+        // Where it all fits, it is at the top and no key scrolls it.
+        a.handle(resize(80, 24), now);
+        assert_eq!(a.help_scroll, 0);
+        assert!(a.help);
+        a.handle(Event::Key(Key::End), now);
+        assert!(!a.help, "End closes a help that fits, as before");
+        // The renderer clamps too, for a size the app was not told of.
+        a.handle(resize(64, 16), now);
+        a.handle(Event::Key(Key::Char('?')), now);
+        a.handle(Event::Key(Key::End), now);
+        let s = screen(&a, 64, 20);
+        assert_eq!(help_rows(&s).last(), view.lines.last(), "{s:#?}");
+        // Too small to draw: nothing scrolls.
+        a.handle(resize(30, 8), now);
+        assert_eq!(a.help_scroll, 0);
+    }
+
+    #[test]
+    fn help_lines_break_between_words_and_chinese_characters() {
+        assert_eq!(wrap("one two three\nfour", 8), ["one two", "three", "four"]);
+        assert_eq!(wrap("abcdefghij k", 4), ["abcd", "efgh", "ij k"]);
+        // Chinese breaks between characters, never before a comma nor after an opening
+        // parenthesis; a wide character takes two columns.
+        assert_eq!(wrap("象狮虎豹，狗", 8), ["象狮虎", "豹，狗"]);
+        assert_eq!(wrap("象狮（虎豹）", 6), ["象狮", "（虎", "豹）"]);
+        assert_eq!(wrap("", 5), [""]);
     }
 
     #[test]

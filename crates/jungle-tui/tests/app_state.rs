@@ -463,6 +463,61 @@ fn tab_help_and_quit_keys() {
     assert!(app.quit);
 }
 
+#[test]
+fn the_help_scrolls_on_a_small_terminal_and_keeps_its_keys_from_the_game() {
+    // A finished game, where Home, End, Left and Right step through its moves.
+    let (mut app, _, now) = new(Opponent::Hotseat, Some("l6/3R3/7/7/7/7/7/7/6L r 0 1"));
+    type_text(&mut app, now, "Rd9#");
+    assert!(app.finished());
+    app.handle(
+        Event::Resize {
+            width: 64,
+            height: 16,
+        },
+        now,
+    );
+    press(&mut app, now, &[Key::Char('?')]);
+    let max = app.help_max_scroll();
+    assert!(max > 0, "the help is longer than 14 rows");
+    let cmds = press(&mut app, now, &[Key::End, Key::Home, Key::PageDown]);
+    assert!(cmds.is_empty());
+    assert!(app.help && app.help_scroll > 0);
+    for _ in 0..100 {
+        press(&mut app, now, &[Key::Down]);
+    }
+    assert_eq!(app.help_scroll, max, "never past the end");
+    for _ in 0..100 {
+        press(&mut app, now, &[Key::Up]);
+    }
+    assert_eq!(app.help_scroll, 0, "never above the top");
+    assert!(app.help);
+    assert_eq!(app.shown_ply(), 1, "the game was not stepped through");
+    // Left scrolls nothing: it closes the help, and does only that.
+    press(&mut app, now, &[Key::End, Key::Left]);
+    assert!(!app.help);
+    assert_eq!(app.shown_ply(), 1);
+    // Reopened, it starts at the top.
+    press(&mut app, now, &[Key::Char('?')]);
+    assert_eq!(app.help_scroll, 0);
+    press(&mut app, now, &[Key::PageDown]);
+    assert!(app.help_scroll > 0);
+    // Where it all fits, it goes back to the top, and Down closes it as any key.
+    app.handle(
+        Event::Resize {
+            width: 100,
+            height: 40,
+        },
+        now,
+    );
+    assert_eq!((app.help_max_scroll(), app.help_scroll), (0, 0));
+    press(&mut app, now, &[Key::Down]);
+    assert!(!app.help);
+    // Ctrl-C still quits from the help.
+    press(&mut app, now, &[Key::Char('?')]);
+    let cmds = press(&mut app, now, &[Key::CtrlC]);
+    assert!(matches!(cmds.as_slice(), [Command::Quit]));
+}
+
 // ----- online -----
 
 fn state(you: &str, moves: &[&str], extra: Value) -> ServerMsg {
