@@ -54,6 +54,34 @@ test('the language follows the browser, switches, and is remembered', async () =
   assert.deepEqual(page.errors, []);
 });
 
+test('registration says its rules and its refusals in the player\'s language', async () => {
+  const { page } = await openPlayer(browser, { locale: 'zh-CN' });
+  await page.goto(`${BASE}/#/login`);
+  const form = page.locator('[data-test=register-form]');
+  assert.match(await form.locator('[data-test=register-hint]').innerText(), /3 到 20 个字符.*至少 8 个字符/);
+  const error = form.locator('.error');
+  const refused = async (name, password, text) => {
+    await form.locator('input[name=name]').fill(name);
+    await form.locator('input[name=password]').fill(password);
+    await form.locator('button[type=submit]').click();
+    await error.filter({ hasText: text }).waitFor();
+    // Said in Chinese, not the server's English.
+    assert.doesNotMatch(await error.innerText(), /[a-z]{4,}/);
+  };
+  await refused('小明', 'secret words', '用户名要有 3 到 20 个字符');
+  await refused('小明的爸爸', 'short', '密码要有 8 到 128 个字符');
+  await refused('小 明 爸', 'secret words', '只能用文字、数字');
+  await page.selectOption('#lang-select', 'zh-Hant');
+  await form.locator('[data-test=register-hint]', { hasText: '至少 8 個字元' }).waitFor();
+  await form.locator('input[name=name]').fill('guest_dad');
+  await form.locator('input[name=password]').fill('secret words');
+  await form.locator('button[type=submit]').click();
+  await error.filter({ hasText: '留給訪客使用' }).waitFor();
+  // Nothing was created: the player is still a guest.
+  assert.equal(await page.evaluate(() => window.jungle.store.user.guest), true);
+  assert.deepEqual(page.errors, []);
+});
+
 test('a phone in portrait: the board fits, taps move, the controls are reachable', async () => {
   const { page } = await openPlayer(browser, {
     locale: 'zh-CN', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true,

@@ -356,8 +356,13 @@ async function leaderboard(root) {
 
 function loginScreen(root) {
   const form = (kind) => {
-    const name = h('input', { id: `${kind}-name`, name: 'name', autocomplete: 'username', required: true, maxlength: 32 });
-    const pass = h('input', { id: `${kind}-pass`, name: 'password', type: 'password', autocomplete: kind === 'login' ? 'current-password' : 'new-password', required: true });
+    const registering = kind === 'register';
+    // The rules of a new account (the server's own, which refuses each with its own code) are
+    // said beside the form, so that nobody has to guess them from a refusal.
+    const hint = registering ? h('p', { class: 'note', id: 'register-hint', 'data-test': 'register-hint' }, t('register_hint')) : null;
+    const described = registering ? { 'aria-describedby': 'register-hint' } : {};
+    const name = h('input', { id: `${kind}-name`, name: 'name', autocomplete: 'username', required: true, maxlength: registering ? 20 : 32, ...described });
+    const pass = h('input', { id: `${kind}-pass`, name: 'password', type: 'password', autocomplete: registering ? 'new-password' : 'current-password', required: true, maxlength: 128, ...described });
     const err = h('p', { class: 'error', role: 'alert' });
     return h('form', {
       class: 'card auth', 'data-test': `${kind}-form`,
@@ -375,7 +380,7 @@ function loginScreen(root) {
         }
       },
     }, h('h2', {}, t(kind)), h('label', { for: `${kind}-name` }, t('name')), name, h('label', { for: `${kind}-pass` }, t('password')), pass,
-    err, h('button', { type: 'submit', class: 'primary' }, t(kind)));
+    hint, err, h('button', { type: 'submit', class: 'primary' }, t(kind)));
   };
   root.replaceChildren(h('div', { class: 'cards auth-cards' }, form('login'), form('register')),
     h('p', { class: 'note' }, t('guest_note')));

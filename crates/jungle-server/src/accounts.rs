@@ -1,7 +1,7 @@
 //! Accounts: guests, registration, login, sessions (HttpOnly SameSite cookies), profiles,
 //! histories and the leaderboard.
 
-use crate::error::ApiError;
+use crate::error::{AccountRule, ApiError, NAME_CHARS, PASSWORD_CHARS};
 use crate::games_api::summary;
 use crate::ids::random_token;
 use crate::limits::{ClientIp, Request};
@@ -117,20 +117,17 @@ pub struct Credentials {
 
 /// Checks a new account name: 3–20 letters (any script), digits, `_` or `-`, not `Guest-…`.
 pub fn validate_name(name: &str) -> Result<(), ApiError> {
-    let n = name.chars().count();
-    if !(3..=20).contains(&n) {
-        return Err(ApiError::BadRequest("a name has 3 to 20 characters".into()));
+    if !NAME_CHARS.contains(&name.chars().count()) {
+        return Err(ApiError::Account(AccountRule::NameLength));
     }
     if !name
         .chars()
         .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
     {
-        return Err(ApiError::BadRequest(
-            "a name may hold only letters, digits, `_` and `-`".into(),
-        ));
+        return Err(ApiError::Account(AccountRule::NameChars));
     }
     if name.to_lowercase().starts_with("guest") {
-        return Err(ApiError::BadRequest("that name is reserved".into()));
+        return Err(ApiError::Account(AccountRule::NameReserved));
     }
     Ok(())
 }
@@ -176,11 +173,8 @@ async fn register(
     }
     let c: Credentials = json_body(&body)?;
     validate_name(&c.name)?;
-    let len = c.password.chars().count();
-    if !(8..=128).contains(&len) {
-        return Err(ApiError::BadRequest(
-            "a password has 8 to 128 characters".into(),
-        ));
+    if !PASSWORD_CHARS.contains(&c.password.chars().count()) {
+        return Err(ApiError::Account(AccountRule::PasswordLength));
     }
     let hash = hash_password(c.password).await?;
     let now = state.hub.clock().now_ms();

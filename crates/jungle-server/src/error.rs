@@ -30,6 +30,10 @@ pub enum ApiError {
     /// The name is taken.
     #[error("that name is taken")]
     NameTaken,
+    /// A new account's name or password breaks a rule; each rule has its own code, so that
+    /// clients can say which in their players' language.
+    #[error("{}", .0.message())]
+    Account(AccountRule),
     /// Nothing there.
     #[error("{0} not found")]
     NotFound(&'static str),
@@ -49,6 +53,7 @@ impl ApiError {
             ApiError::Unauthorized => "unauthorized",
             ApiError::BadLogin => "bad_login",
             ApiError::NameTaken => "name_taken",
+            ApiError::Account(rule) => rule.code(),
             ApiError::NotFound(_) => "not_found",
             ApiError::RateLimited => "rate_limited",
             ApiError::Internal(_) => "internal",
@@ -57,12 +62,62 @@ impl ApiError {
 
     fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) | ApiError::IllegalMove { .. } => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::IllegalMove { .. } | ApiError::Account(_) => {
+                StatusCode::BAD_REQUEST
+            }
             ApiError::Unauthorized | ApiError::BadLogin => StatusCode::UNAUTHORIZED,
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+/// The rules a new account's name and password must keep (`POST /api/register`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountRule {
+    /// A name has [`NAME_CHARS`] characters.
+    NameLength,
+    /// A name holds only letters (of any script), digits, `_` and `-`.
+    NameChars,
+    /// Names starting with `guest` belong to guests.
+    NameReserved,
+    /// A password has [`PASSWORD_CHARS`] characters.
+    PasswordLength,
+}
+
+/// How many characters an account name has.
+pub const NAME_CHARS: std::ops::RangeInclusive<usize> = 3..=20;
+/// How many characters a password has.
+pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
+
+impl AccountRule {
+    /// The error code of doc/protocol.md.
+    pub fn code(self) -> &'static str {
+        match self {
+            AccountRule::NameLength => "name_length",
+            AccountRule::NameChars => "name_chars",
+            AccountRule::NameReserved => "name_reserved",
+            AccountRule::PasswordLength => "password_length",
+        }
+    }
+
+    /// The rule in English (the error's `message`).
+    pub fn message(self) -> String {
+        match self {
+            AccountRule::NameLength => format!(
+                "a name has {} to {} characters",
+                NAME_CHARS.start(),
+                NAME_CHARS.end()
+            ),
+            AccountRule::NameChars => "a name may hold only letters, digits, `_` and `-`".into(),
+            AccountRule::NameReserved => "names starting with `guest` are reserved".into(),
+            AccountRule::PasswordLength => format!(
+                "a password has {} to {} characters",
+                PASSWORD_CHARS.start(),
+                PASSWORD_CHARS.end()
+            ),
         }
     }
 }

@@ -703,14 +703,49 @@ async fn accounts_sessions_and_http_errors() {
         .await;
     assert_eq!(dup.status, 409);
     assert_eq!(dup.json()["error"]["code"], "name_taken");
-    let bad = srv
+    // Each broken rule has its own code (clients say it in their language) and an English
+    // message naming the rule; nothing is created.
+    for (name, password, code, says) in [
+        ("x", "long enough", "name_length", "3 to 20 characters"),
+        (
+            "a-name-of-twenty-one1",
+            "long enough",
+            "name_length",
+            "3 to 20",
+        ),
+        ("bad name", "long enough", "name_chars", "letters, digits"),
+        ("GUEST_42", "long enough", "name_reserved", "reserved"),
+        ("erin", "short", "password_length", "8 to 128 characters"),
+    ] {
+        let bad = srv
+            .post(
+                "/api/register",
+                None,
+                Some(&json!({"name": name, "password": password})),
+            )
+            .await;
+        assert_eq!(bad.status, 400, "{name}: {}", bad.body);
+        assert_eq!(bad.json()["error"]["code"], code, "{name}");
+        let message = bad.json()["error"]["message"].as_str().unwrap().to_string();
+        assert!(message.contains(says), "{name}: {message}");
+    }
+    // A name in Chinese characters is a name of letters.
+    let zh = srv
         .post(
             "/api/register",
             None,
-            Some(&json!({"name": "x", "password": "long enough"})),
+            Some(&json!({"name": "小明_2", "password": "long enough"})),
         )
         .await;
-    assert_eq!(bad.status, 400);
+    assert_eq!(zh.status, 200, "{}", zh.body);
+    let erin = srv
+        .post(
+            "/api/login",
+            None,
+            Some(&json!({"name": "erin", "password": "short"})),
+        )
+        .await;
+    assert_eq!(erin.status, 401, "the refused registration made no account");
     let bad = srv
         .post(
             "/api/register",
