@@ -292,6 +292,18 @@ pub fn server_error_text(lang: Lang, code: &str, message: &str) -> String {
     fill(text, &[("msg", &message)])
 }
 
+/// The server's refusal to sign in, for people: "sign-in refused (401): " and the catalogue's
+/// text of its code ([`server_error_text`]), e.g. "登录被拒绝（401）：用户名或密码不对。".
+pub fn sign_in_refused_text(lang: Lang, status: u16, code: &str, message: &str) -> String {
+    fill(
+        entry(lang, "tui_sign_in_refused"),
+        &[
+            ("status", &status),
+            ("msg", &server_error_text(lang, code, message)),
+        ],
+    )
+}
+
 /// Why a move is not allowed, for people: the catalogue's `why_…` entry of its `code` (the
 /// rules library's [`Illegal::code`], or the `why` of a server's `illegal_move` refusal), filled
 /// with `params`, whose animals (`animal`, `victim`: a letter) and sides (`owner`, `turn`,

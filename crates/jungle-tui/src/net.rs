@@ -28,6 +28,17 @@ pub enum NetError {
     /// The WebSocket handshake failed.
     #[error("WebSocket: {0}")]
     WebSocket(String),
+    /// The server refused to sign in (a wrong name or password, too many attempts).
+    #[error("sign-in refused ({status}): {message}")]
+    Refused {
+        /// The HTTP status.
+        status: u16,
+        /// The error code of doc/protocol.md (`bad_login`, `rate_limited`, …; empty when the
+        /// answer had none).
+        code: String,
+        /// The server's own words.
+        message: String,
+    },
 }
 
 /// A server address read from `--server`.
@@ -197,14 +208,20 @@ pub fn sign_in(url: &ServerUrl, login: Option<(&str, &str)>) -> Result<String, N
         }
     };
     if answer.status != 200 {
-        let msg = serde_json::from_str::<Value>(&answer.body)
+        let error = serde_json::from_str::<Value>(&answer.body)
             .ok()
-            .and_then(|v| v["error"]["message"].as_str().map(str::to_string))
-            .unwrap_or_else(|| answer.body.chars().take(200).collect());
-        return Err(NetError::Protocol(format!(
-            "sign-in refused ({}): {msg}",
-            answer.status
-        )));
+            .map(|v| v["error"].clone());
+        let field = |name: &str| {
+            error
+                .as_ref()
+                .and_then(|e| e[name].as_str())
+                .map(str::to_string)
+        };
+        return Err(NetError::Refused {
+            status: answer.status,
+            code: field("code").unwrap_or_default(),
+            message: field("message").unwrap_or_else(|| answer.body.chars().take(200).collect()),
+        });
     }
     session_cookie(&answer)
         .ok_or_else(|| NetError::Protocol("the server set no jungle_session cookie".into()))

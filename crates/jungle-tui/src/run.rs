@@ -89,6 +89,9 @@ pub enum RunError {
     /// The terminal.
     #[error("terminal: {0}")]
     Terminal(#[from] io::Error),
+    /// The server refused to sign in; the text is in the player's language.
+    #[error("{0}")]
+    SignIn(String),
 }
 
 /// Whether the terminal is in full-screen mode now. Restoring twice would be harmful: leaving
@@ -186,7 +189,19 @@ pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
         Some(s) => {
             let url = ServerUrl::parse(&s.url)?;
             let login = s.login.as_ref().map(|(n, p)| (n.as_str(), p.as_str()));
-            let cookie = net::sign_in(&url, login)?;
+            let cookie = net::sign_in(&url, login).map_err(|e| match e {
+                net::NetError::Refused {
+                    status,
+                    code,
+                    message,
+                } => RunError::SignIn(crate::i18n::sign_in_refused_text(
+                    config.lang,
+                    status,
+                    &code,
+                    &message,
+                )),
+                other => other.into(),
+            })?;
             let conn = net::connect(&url, &cookie, tx.clone(), wrap_socket)?;
             Some(Link {
                 url,
