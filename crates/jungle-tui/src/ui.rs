@@ -887,9 +887,9 @@ mod tests {
     #[test]
     fn the_help_fits_an_80_by_24_terminal_in_every_language() {
         for (lang, last) in [
-            (Lang::En, "close this help."),
-            (Lang::ZhHans, "按任意键关闭帮助。"),
-            (Lang::ZhHant, "按任意鍵關閉說明。"),
+            (Lang::En, "Esc or ? closes this help."),
+            (Lang::ZhHans, "按 Esc 或 ? 关闭帮助。"),
+            (Lang::ZhHant, "按 Esc 或 ? 關閉說明。"),
         ] {
             let mut a = app(lang, Glyphs::Letters, Opponent::Hotseat);
             let now = Instant::now();

@@ -492,6 +492,13 @@ fn the_help_scrolls_on_a_small_terminal_and_keeps_its_keys_from_the_game() {
     assert_eq!(app.help_scroll, 0, "never above the top");
     assert!(app.help);
     assert_eq!(app.shown_ply(), 1, "the game was not stepped through");
+    // The keys the help's last line names close it while it scrolls too.
+    for close in [Key::Esc, Key::Char('?')] {
+        press(&mut app, now, &[Key::PageDown, close]);
+        assert!(!app.help, "{close:?} closes the help");
+        press(&mut app, now, &[Key::Char('?')]);
+        assert!(app.help);
+    }
     // Left scrolls nothing: it closes the help, and does only that.
     press(&mut app, now, &[Key::End, Key::Left]);
     assert!(!app.help);
