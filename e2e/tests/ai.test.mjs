@@ -119,3 +119,23 @@ test('a hint against the computer marks a legal move of your own, which you can 
   assert.equal(await moveCount(page) >= 1, true);
   assert.deepEqual(page.errors, []);
 });
+
+test('playing Blue, the takeback waits for a move of your own', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US' });
+  await page.selectOption('#ai-level', '1');
+  await page.check('input[name=ai-color][value=blue]');
+  await page.click('[data-test=start-ai]');
+  await gameId(page);
+  // The computer (Red) opens: there is nothing of yours to take back, so no button.
+  await waitMoves(page, 1);
+  await page.locator('[data-test=resign]').waitFor();
+  assert.equal(await page.locator('[data-test=takeback]').count(), 0);
+  // After your move and its reply, taking back removes both.
+  await clickMove(page, 'a7a6');
+  await waitMoves(page, 3);
+  await page.click('[data-test=takeback]');
+  await page.waitForFunction(() => document.querySelectorAll('.moves .mv[data-ply]').length === 1);
+  assert.equal(await page.locator('.board [data-sq="a7"] .piece.blue[data-role="R"]').count(), 1);
+  assert.equal(await page.locator('[data-test=takeback]').count(), 0);
+  assert.deepEqual(page.errors, []);
+});

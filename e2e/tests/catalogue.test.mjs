@@ -35,7 +35,8 @@ test('every dynamic key family has all its members', () => {
     ...['den', 'wipeout', 'no_moves', 'draw_plies', 'time', 'timeouts', 'resign', 'left', 'disconnect', 'agreed', 'aborted'].map((r) => `reason_${r}`),
     ...['water', 'trap_red', 'trap_blue', 'den_red', 'den_blue'].map((x) => `terrain_${x}`),
     ...['open', 'connecting', 'closed'].map((x) => `conn_${x}`),
-    ...['not_found', 'unauthorized', 'rate_limited', 'not_your_turn', 'not_your_game', 'spectator', 'wrong_ply', 'illegal_move', 'game_over', 'bad_request', 'too_large', 'bad_json']
+    ...['not_found', 'unauthorized', 'rate_limited', 'not_your_turn', 'not_your_game', 'spectator', 'wrong_ply', 'illegal_move', 'game_over', 'bad_request', 'too_large', 'bad_json',
+      'abort_too_late', 'no_draw_offer', 'takeback_ai_only', 'nothing_to_take_back', 'game_not_over']
       .map((c) => `err_${c}`),
     'red', 'blue', 'random_color', 'login', 'register', 'move_empty', 'move_syntax', 'move_illegal', 'move_no_piece',
   ];

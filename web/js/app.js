@@ -1,7 +1,7 @@
 // The application shell: session, header, router and the non-game screens (home, lobby, watch,
 // challenge, profile, leaderboard, log in / register).
 
-import { t, lang, setLang, LANGS, onLangChange, whyText, illegalText } from './i18n.js';
+import { t, lang, setLang, LANGS, onLangChange, errText } from './i18n.js';
 import { api, Socket } from './net.js';
 import { h, toast, fmtTc, confirmDialog } from './ui.js';
 import { mountGame, mountAnalysis, resultText } from './game.js';
@@ -98,14 +98,6 @@ async function logout() {
   location.hash = '#/';
 }
 
-/** A translated error text for an API or WebSocket error code, with the server's words as fallback. */
-export function errText(e) {
-  if (e.code === 'illegal_move' && whyText(e.why)) return illegalText(e.why);
-  const code = e.code || 'generic';
-  const key = `err_${code}`;
-  const text = t(key, { msg: e.message || code });
-  return text === key ? t('err_generic', { msg: e.message || code }) : text;
-}
 
 // ---------- screens ----------
 

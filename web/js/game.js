@@ -2,7 +2,7 @@
 
 import { Board, animalChar, pieceHtml } from './board.js';
 import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen } from './jfen.js';
-import { t, lang, whyText, illegalText } from './i18n.js';
+import { t, lang, whyText, illegalText, errText } from './i18n.js';
 import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText } from './ui.js';
 import { api } from './net.js';
 import * as sound from './sound.js';
@@ -313,7 +313,8 @@ export function mountGame(root, id, ctx) {
         items.push(btn(g.draw_offer === me ? t('draw_offered_wait') : t('offer_draw'),
           () => socket.send({ t: 'draw_offer', game: id }), 'draw-offer', { disabled: g.draw_offer === me }));
       }
-      if (me && opponentIsAi() && n > 0) items.push(btn(t('takeback'), () => socket.send({ t: 'takeback', game: id }), 'takeback'));
+      // Takeback only once the player has a move of its own to take back (the AI may open).
+      if (me && opponentIsAi() && positions.slice(0, n).some((p) => p.turn === me)) items.push(btn(t('takeback'), () => socket.send({ t: 'takeback', game: id }), 'takeback'));
     }
     if (g && canHint()) {
       items.push(btn(t('hint'), askHint, 'hint', { disabled: hintBusy, title: t('hint_title'), 'aria-keyshortcuts': 'H' }));
@@ -422,7 +423,8 @@ export function mountGame(root, id, ctx) {
       evalBox.replaceChildren(...(r.result ? resultView(r.result) : evalView(r, positions[ply])));
     } catch (e) {
       if (seq !== analysisSeq) return;
-      evalBox.replaceChildren(h('span', {}, t('no_analysis')));
+      // A finished position is answered with its result, so only a failure comes here.
+      evalBox.replaceChildren(h('span', { class: 'error' }, errText(e)));
     }
   }
 
@@ -742,7 +744,11 @@ export function mountAnalysis(root, params) {
       showLegal(r.legal || []);
       evalBox.replaceChildren(...(r.result ? resultView(r.result) : evalView(r, pos)));
     } catch (e) {
-      if (my === seq) evalBox.replaceChildren(h('span', {}, t('no_analysis')));
+      // A position the server refuses (the browser only checks the JFEN's syntax) says why.
+      if (my === seq) {
+        const why = e.status === 400 && e.code === 'bad_request' ? `${t('bad_fen')}: ${e.message}` : errText(e);
+        evalBox.replaceChildren(h('span', { class: 'error', 'data-test': 'analysis-error' }, why));
+      }
     }
   }
 

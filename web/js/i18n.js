@@ -89,6 +89,15 @@ export function illegalText(why) {
   return text ? t('err_illegal_move', { msg: text }) : t('move_illegal');
 }
 
+/** A translated error text for an API or WebSocket error code, with the server's words as fallback. */
+export function errText(e) {
+  if (e.code === 'illegal_move' && whyText(e.why)) return illegalText(e.why);
+  const code = e.code || 'generic';
+  const key = `err_${code}`;
+  const text = t(key, { msg: e.message || code });
+  return text === key ? t('err_generic', { msg: e.message || code }) : text;
+}
+
 /** Every key of the catalogue (for tests). */
 export const KEYS = Object.keys(M);
 /** The raw catalogue (for tests). */

@@ -721,7 +721,7 @@ impl Actor {
                 // Abortable while either side has not moved yet.
                 if self.game.len() >= 2 {
                     return Err(WsError::new(
-                        "bad_request",
+                        "abort_too_late",
                         "a game can be aborted only before both sides have moved",
                     ));
                 }
@@ -756,7 +756,7 @@ impl Actor {
                     Some(by) if by != color || hotseat => by,
                     _ => {
                         return Err(WsError::new(
-                            "bad_request",
+                            "no_draw_offer",
                             "there is no draw offer to answer",
                         ))
                     }
@@ -770,7 +770,7 @@ impl Actor {
                 Ok(None)
             }
             Action::Takeback => self.takeback(color).await,
-            Action::Rematch => Err(WsError::new("bad_request", "the game is still going on")),
+            Action::Rematch => Err(WsError::new("game_not_over", "the game is still going on")),
         }
     }
 
@@ -798,7 +798,7 @@ impl Actor {
     async fn takeback(&mut self, color: Color) -> ActionReply {
         let Some(ai) = self.meta.ai_color() else {
             return Err(WsError::new(
-                "bad_request",
+                "takeback_ai_only",
                 "takebacks are only for games against the AI",
             ));
         };
@@ -806,7 +806,7 @@ impl Actor {
         let n = if self.turn() == ai { 1 } else { 2 };
         if self.game.len() < n || self.game.plies()[self.game.len() - n].color != color {
             return Err(WsError::new(
-                "bad_request",
+                "nothing_to_take_back",
                 "there is no move of yours to take back",
             ));
         }
@@ -834,7 +834,7 @@ impl Actor {
 
     async fn rematch(&mut self, color: Color) -> ActionReply {
         if self.is_live() {
-            return Err(WsError::new("bad_request", "the game is still going on"));
+            return Err(WsError::new("game_not_over", "the game is still going on"));
         }
         let now_both = self.meta.hotseat
             || self.meta.ai_color().is_some()

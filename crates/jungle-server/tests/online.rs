@@ -353,13 +353,13 @@ async fn draw_offers_lapse_can_be_declined_and_accepted() {
     let e = red
         .expect_error(json!({"t": "draw_accept", "game": game}))
         .await;
-    assert_eq!(e["code"], "bad_request");
+    assert_eq!(e["code"], "no_draw_offer");
     blue.send(json!({"t": "draw_decline", "game": game})).await;
     red.expect("draw_declined").await;
     let e = blue
         .expect_error(json!({"t": "draw_accept", "game": game}))
         .await;
-    assert_eq!(e["code"], "bad_request");
+    assert_eq!(e["code"], "no_draw_offer");
     // An offer lapses when either player moves.
     red.send(json!({"t": "draw_offer", "game": game})).await;
     blue.expect("draw_offered").await;
@@ -367,7 +367,7 @@ async fn draw_offers_lapse_can_be_declined_and_accepted() {
     let e = blue
         .expect_error(json!({"t": "draw_accept", "game": game}))
         .await;
-    assert_eq!(e["code"], "bad_request");
+    assert_eq!(e["code"], "no_draw_offer");
     blue.send(json!({"t": "draw_offer", "game": game})).await;
     red.expect("draw_offered").await;
     red.send(json!({"t": "draw_accept", "game": game})).await;
@@ -395,7 +395,7 @@ async fn abort_only_before_both_sides_moved() {
     let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4", "a9a8"]).await;
     let e = red.expect_error(json!({"t": "abort", "game": game})).await;
-    assert_eq!(e["code"], "bad_request");
+    assert_eq!(e["code"], "abort_too_late");
     red.send(json!({"t": "resign", "game": game})).await;
     assert_eq!(
         blue.expect("ended").await["result"],
@@ -482,6 +482,14 @@ async fn against_the_ai_with_takeback_and_rematch() {
     assert_ne!(g2["game"]["id"], game.as_str());
     // The AI (Red now) opens.
     assert_eq!(p.expect("moved").await["ply"], 0);
+    // Each refusal has its own code, for clients to say in their players' language.
+    let game2 = g2["game"]["id"].as_str().unwrap().to_string();
+    let e = p
+        .expect_error(json!({"t": "takeback", "game": game2}))
+        .await;
+    assert_eq!(e["code"], "nothing_to_take_back", "{e}");
+    let e = p.expect_error(json!({"t": "rematch", "game": game2})).await;
+    assert_eq!(e["code"], "game_not_over", "{e}");
     let e = p
         .expect_error(json!({"t": "play_ai", "level": 11, "color": "red"}))
         .await;
@@ -498,7 +506,7 @@ async fn takebacks_only_against_the_ai() {
     let e = red
         .expect_error(json!({"t": "takeback", "game": game}))
         .await;
-    assert_eq!(e["code"], "bad_request");
+    assert_eq!(e["code"], "takeback_ai_only");
 }
 
 #[tokio::test]

@@ -25,6 +25,11 @@ const CODES: &[&str] = &[
     "illegal_move",
     "game_over",
     "bad_request",
+    "abort_too_late",
+    "no_draw_offer",
+    "takeback_ai_only",
+    "nothing_to_take_back",
+    "game_not_over",
 ];
 
 /// Every client message type with its fields (doc/protocol.md), and two that do not exist.
