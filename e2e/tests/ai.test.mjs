@@ -32,13 +32,18 @@ async function pickMove(page, color) {
   return best && best.move;
 }
 
+/** Starts a game against the computer at level 1 with `color` from the home page; its id. */
+async function startAi(page, color) {
+  await page.selectOption('#ai-level', '1');
+  await page.check(`input[name=ai-color][value=${color}]`);
+  await page.click('[data-test=start-ai]');
+  return gameId(page);
+}
+
 test('a guest plays the computer to the end', async () => {
   const { page } = await openPlayer(browser, { locale: 'en-US' });
   assert.match(await page.locator('[data-test=me]').innerText(), /\S/);
-  await page.selectOption('#ai-level', '1');
-  await page.check('input[name=ai-color][value=red]');
-  await page.click('[data-test=start-ai]');
-  const id = await gameId(page);
+  const id = await startAi(page, 'red');
   assert.ok(id);
   assert.match(await page.locator('.player.top').innerText(), /Computer \(level 1\)/);
 
@@ -96,10 +101,7 @@ test('a guest plays the computer to the end', async () => {
 
 test('a hint against the computer marks a legal move of your own, which you can play', async () => {
   const { page } = await openPlayer(browser, { locale: 'en-US' });
-  await page.selectOption('#ai-level', '1');
-  await page.check('input[name=ai-color][value=red]');
-  await page.click('[data-test=start-ai]');
-  await gameId(page);
+  await startAi(page, 'red');
   assert.equal(await page.getAttribute('[data-test=hint]', 'aria-keyshortcuts'), 'H');
   // The key H asks, as the button does.
   await page.keyboard.press('h');
@@ -122,10 +124,7 @@ test('a hint against the computer marks a legal move of your own, which you can 
 
 test('playing Blue, the takeback waits for a move of your own', async () => {
   const { page } = await openPlayer(browser, { locale: 'en-US' });
-  await page.selectOption('#ai-level', '1');
-  await page.check('input[name=ai-color][value=blue]');
-  await page.click('[data-test=start-ai]');
-  await gameId(page);
+  await startAi(page, 'blue');
   // The computer (Red) opens: there is nothing of yours to take back, so no button.
   await waitMoves(page, 1);
   await page.locator('[data-test=resign]').waitFor();

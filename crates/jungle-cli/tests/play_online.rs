@@ -177,30 +177,21 @@ fn two_clients_play_each_other_through_the_server() {
 #[test]
 fn a_wrong_password_is_reported_before_the_screen_opens() {
     let server = ServerProcess::start("pw");
-    let out = std::process::Command::new(play_support::BIN)
-        .args(["play", "--server", &server.url, "--name", "nobody-here"])
-        .env("JUNGLE_PASSWORD", "wrong-password")
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("sign-in refused (401): Wrong name or password."),
-        "{err}"
-    );
-    // In the player's language, from the catalogue's text of the refusal's code.
-    let out = std::process::Command::new(play_support::BIN)
-        .args(["play", "--server", &server.url, "--name", "nobody-here"])
-        .args(["--lang", "zh-Hans"])
-        .env("JUNGLE_PASSWORD", "wrong-password")
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("登录被拒绝（401）：用户名或密码不对。"),
-        "{err}"
-    );
+    // Said in the player's language, from the catalogue's text of the refusal's code.
+    for (lang, said) in [
+        ("en", "sign-in refused (401): Wrong name or password."),
+        ("zh-Hans", "登录被拒绝（401）：用户名或密码不对。"),
+    ] {
+        let out = std::process::Command::new(play_support::BIN)
+            .args(["play", "--server", &server.url, "--name", "nobody-here"])
+            .args(["--lang", lang])
+            .env("JUNGLE_PASSWORD", "wrong-password")
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{lang}: {err}");
+    }
     let out = std::process::Command::new(play_support::BIN)
         .args(["play", "--server", "http://127.0.0.1:1"])
         .output()
