@@ -192,11 +192,26 @@ fn a_wrong_password_is_reported_before_the_screen_opens() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(said), "{lang}: {err}");
     }
-    let out = std::process::Command::new(play_support::BIN)
-        .args(["play", "--server", "http://127.0.0.1:1"])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot reach"));
+    // So is a server that cannot be reached, or a wrong address.
+    for (args, said) in [
+        (
+            ["http://127.0.0.1:1", "en"],
+            "cannot reach http://127.0.0.1:1: ",
+        ),
+        (
+            ["http://127.0.0.1:1", "zh-Hans"],
+            "无法连接 http://127.0.0.1:1：",
+        ),
+        (["ftp://x", "zh-Hant"], "伺服器位址 `ftp://x` 不能用："),
+    ] {
+        let out = std::process::Command::new(play_support::BIN)
+            .args(["play", "--server", args[0], "--lang", args[1]])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
 }
 
 #[test]

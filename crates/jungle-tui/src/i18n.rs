@@ -292,16 +292,33 @@ pub fn server_error_text(lang: Lang, code: &str, message: &str) -> String {
     fill(text, &[("msg", &message)])
 }
 
-/// The server's refusal to sign in, for people: "sign-in refused (401): " and the catalogue's
-/// text of its code ([`server_error_text`]), e.g. "登录被拒绝（401）：用户名或密码不对。".
-pub fn sign_in_refused_text(lang: Lang, status: u16, code: &str, message: &str) -> String {
-    fill(
-        entry(lang, "tui_sign_in_refused"),
-        &[
-            ("status", &status),
-            ("msg", &server_error_text(lang, code, message)),
-        ],
-    )
+/// Why the server could not be used, for people: a bad `--server` address, an unreachable
+/// server, a refused sign-in ("sign-in refused (401): " and the catalogue's text of its code,
+/// [`server_error_text`], e.g. "登录被拒绝（401）：用户名或密码不对。"), or an unexpected answer.
+/// The system's and the server's own details stay as they were said.
+pub fn net_error_text(lang: Lang, e: &crate::net::NetError) -> String {
+    use crate::net::NetError;
+    match e {
+        NetError::Url(url, why) => fill(entry(lang, "tui_net_url"), &[("url", url), ("msg", why)]),
+        NetError::Io(server, why) => fill(
+            entry(lang, "tui_net_unreachable"),
+            &[("server", server), ("msg", why)],
+        ),
+        NetError::Refused {
+            status,
+            code,
+            message,
+        } => fill(
+            entry(lang, "tui_sign_in_refused"),
+            &[
+                ("status", status),
+                ("msg", &server_error_text(lang, code, message)),
+            ],
+        ),
+        NetError::Protocol(_) | NetError::WebSocket(_) => {
+            fill(entry(lang, "tui_net_unexpected"), &[("msg", e)])
+        }
+    }
 }
 
 /// Why a move is not allowed, for people: the catalogue's `why_…` entry of its `code` (the

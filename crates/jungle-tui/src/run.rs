@@ -3,7 +3,7 @@
 
 use crate::app::{App, Command, Config, Event, Key};
 use crate::net::{self, Connection, ServerUrl, SocketEvent};
-use crate::ui;
+use crate::{i18n, ui};
 use crossterm::event::{
     self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
@@ -83,15 +83,13 @@ pub struct Server {
 /// What the runtime can fail at (before or while drawing).
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    /// Talking to the server.
-    #[error(transparent)]
-    Net(#[from] net::NetError),
+    /// Reaching the server, signing in or connecting failed before the screen opened; the text
+    /// is in the player's language ([`crate::i18n::net_error_text`]).
+    #[error("{0}")]
+    Server(String),
     /// The terminal.
     #[error("terminal: {0}")]
     Terminal(#[from] io::Error),
-    /// The server refused to sign in; the text is in the player's language.
-    #[error("{0}")]
-    SignIn(String),
 }
 
 /// Whether the terminal is in full-screen mode now. Restoring twice would be harmful: leaving
@@ -187,22 +185,11 @@ pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
     let (tx, rx) = mpsc::channel::<Event>();
     let mut link = match &server {
         Some(s) => {
-            let url = ServerUrl::parse(&s.url)?;
+            let said = |e: net::NetError| RunError::Server(i18n::net_error_text(config.lang, &e));
+            let url = ServerUrl::parse(&s.url).map_err(said)?;
             let login = s.login.as_ref().map(|(n, p)| (n.as_str(), p.as_str()));
-            let cookie = net::sign_in(&url, login).map_err(|e| match e {
-                net::NetError::Refused {
-                    status,
-                    code,
-                    message,
-                } => RunError::SignIn(crate::i18n::sign_in_refused_text(
-                    config.lang,
-                    status,
-                    &code,
-                    &message,
-                )),
-                other => other.into(),
-            })?;
-            let conn = net::connect(&url, &cookie, tx.clone(), wrap_socket)?;
+            let cookie = net::sign_in(&url, login).map_err(said)?;
+            let conn = net::connect(&url, &cookie, tx.clone(), wrap_socket).map_err(said)?;
             Some(Link {
                 url,
                 cookie,
