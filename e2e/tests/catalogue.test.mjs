@@ -14,7 +14,7 @@ globalThis.fetch = async (url) => {
   const body = fs.readFileSync(new URL(url), 'utf8');
   return { ok: true, status: 200, json: async () => JSON.parse(body) };
 };
-const { CATALOGUE, t, setLang, whyText, illegalText } = await import(path.join(web, 'js', 'i18n.js'));
+const { CATALOGUE, t, setLang, whyText, illegalText, problemText, errText } = await import(path.join(web, 'js', 'i18n.js'));
 globalThis.document = { documentElement: {} };
 
 function sources() {
@@ -38,6 +38,9 @@ test('every dynamic key family has all its members', () => {
     ...['not_found', 'unauthorized', 'rate_limited', 'not_your_turn', 'not_your_game', 'spectator', 'wrong_ply', 'illegal_move', 'game_over', 'bad_request', 'too_large', 'bad_json',
       'abort_too_late', 'no_draw_offer', 'takeback_ai_only', 'nothing_to_take_back', 'game_not_over']
       .map((c) => `err_${c}`),
+    // The browser's own JFEN reader (web/js/jfen.js) and the server's position problems.
+    ...['fields', 'ranks', 'char', 'rank_files', 'turn', 'counters'].map((c) => `jfen_${c}`),
+    ...['duplicate', 'own_den', 'in_water', 'empty', 'both_won', 'move_number_zero'].map((c) => `position_${c}`),
     'red', 'blue', 'random_color', 'login', 'register', 'move_empty', 'move_syntax', 'move_illegal', 'move_no_piece',
   ];
   assert.deepEqual(need.filter((k) => !(k in CATALOGUE)), []);
@@ -90,6 +93,31 @@ test('why a move is not allowed reads in each language, facts named', () => {
   const codes = [...list.matchAll(/`(\w+)`/g)].map((m) => m[1]);
   assert.ok(codes.length >= 16, codes.join(','));
   assert.deepEqual(codes.filter((c) => !(`why_${c}` in CATALOGUE)), []);
+});
+
+test('what makes a position invalid reads in each language, facts named', () => {
+  const problems = [
+    { code: 'duplicate', color: 'red', animal: 'L', n: '2', squares: 'a1, b4' },
+    { code: 'in_water', color: 'red', animal: 'L', square: 'b4' },
+  ];
+  setLang('zh-Hans');
+  assert.equal(problemText(problems[0]), '红方有 2 个狮（a1, b4）：每方每种动物只能有一个');
+  assert.equal(errText({ code: 'bad_position', message: 'invalid position: …', problems }),
+    '局面格式错误: 红方有 2 个狮（a1, b4）：每方每种动物只能有一个；红方的狮在 b4 的水里（只有鼠能下水）');
+  setLang('zh-Hant');
+  assert.equal(problemText({ code: 'own_den', color: 'blue', animal: 'D', square: 'd9' }), '藍方的狗在自己的獸穴 d9 上');
+  setLang('en');
+  assert.equal(problemText(problems[1]), "Red's lion is on b4, in the water (only rats swim)");
+  // A problem the catalogue does not know: the server's English message, as for any error.
+  assert.equal(problemText({ code: 'brand_new' }), null);
+  assert.equal(errText({ code: 'bad_position', message: 'invalid position: news', problems: [{ code: 'brand_new' }] }),
+    t('err_generic', { msg: 'invalid position: news' }));
+  // Every code doc/protocol.md lists has its entry.
+  const doc = fs.readFileSync(path.join(web, '..', 'doc', 'protocol.md'), 'utf8');
+  const list = doc.split('`bad_position`, with `problems`')[1].split('`code` one of ')[1].split(', and the facts')[0];
+  const codes = [...list.matchAll(/`(\w+)`/g)].map((m) => m[1]);
+  assert.equal(codes.length, 6, codes.join(','));
+  assert.deepEqual(codes.filter((c) => !(`position_${c}` in CATALOGUE)), []);
 });
 
 test('the page is well under 300 KB before images', () => {

@@ -251,12 +251,12 @@ test('the analysis board: load a position, moves checked by the server, evaluati
   // A bad JFEN is refused with a message.
   await page.fill('#fen-input', 'not a position');
   await page.press('#fen-input', 'Enter');
-  await page.locator('.toast.error', { hasText: 'Bad position' }).waitFor();
-  // Well-formed, but not a position (a lion in the water): the server's reason is shown where the
-  // analysis would be.
+  await page.locator('.toast.error', { hasText: 'Bad position: a JFEN has 2 or 4 fields' }).waitFor();
+  // Well-formed, but not a position (a lion in the water): the server's reasons are shown where
+  // the analysis would be, in the player's language.
   await page.fill('#fen-input', 'l5t/1d3c1/r1p1w1e/7/7/1L5/7/7/7 r');
   await page.press('#fen-input', 'Enter');
-  await page.locator('[data-test=analysis-error]', { hasText: 'Bad position: invalid position: Red lion on b4' }).waitFor();
+  await page.locator('[data-test=analysis-error]', { hasText: "Bad position: Red's lion is on b4, in the water (only rats swim)" }).waitFor();
   assert.deepEqual(page.errors, []);
 });
 

@@ -1,7 +1,7 @@
 // The game screen (play, hotseat, watch, replay) and the analysis board.
 
 import { Board, animalChar, pieceHtml } from './board.js';
-import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen } from './jfen.js';
+import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen, JfenError } from './jfen.js';
 import { t, lang, whyText, illegalText, errText } from './i18n.js';
 import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText } from './ui.js';
 import { api } from './net.js';
@@ -697,7 +697,7 @@ export function mountAnalysis(root, params) {
       moves = [];
       run();
     } catch (e) {
-      toast(`${t('bad_fen')}: ${e.message}`, 'error');
+      toast(`${t('bad_fen')}: ${e instanceof JfenError ? t(`jfen_${e.code}`, e.params) : e.message}`, 'error');
     }
   }
 
@@ -744,7 +744,8 @@ export function mountAnalysis(root, params) {
       showLegal(r.legal || []);
       evalBox.replaceChildren(...(r.result ? resultView(r.result) : evalView(r, pos)));
     } catch (e) {
-      // A position the server refuses (the browser only checks the JFEN's syntax) says why.
+      // A position the server refuses (the browser only checks the JFEN's syntax) says why:
+      // `bad_position` with its problems in the player's language (errText).
       if (my === seq) {
         const why = e.status === 400 && e.code === 'bad_request' ? `${t('bad_fen')}: ${e.message}` : errText(e);
         evalBox.replaceChildren(h('span', { class: 'error', 'data-test': 'analysis-error' }, why));

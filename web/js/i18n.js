@@ -72,15 +72,29 @@ export function t(key, params = {}, fallback) {
  * catalogue does not know.
  */
 export function whyText(why) {
-  if (!why || typeof why.code !== 'string' || !M[`why_${why.code}`]) return null;
+  return codedText('why_', why);
+}
+
+/**
+ * What makes a position invalid, from one of the server's `problems` ({code, facts}:
+ * doc/protocol.md) in the current language: the `position_<code>` entry; null for a code the
+ * catalogue does not know.
+ */
+export function problemText(problem) {
+  return codedText('position_', problem);
+}
+
+/** The `<prefix><code>` entry of a coded report, its animals and sides named; null if unknown. */
+function codedText(prefix, report) {
+  if (!report || typeof report.code !== 'string' || !M[`${prefix}${report.code}`]) return null;
   const params = {};
-  for (const [k, v] of Object.entries(why)) {
+  for (const [k, v] of Object.entries(report)) {
     if (k === 'code') continue;
     const side = v === 'red' || v === 'blue';
     const named = k === 'animal' || k === 'victim' ? `animal_${v}` : ['owner', 'turn', 'color'].includes(k) && side ? v : null;
     params[k] = named && M[named] ? t(named) : String(v);
   }
-  return t(`why_${why.code}`, params);
+  return t(`${prefix}${report.code}`, params);
 }
 
 /** "That move is not allowed: <why>" in the current language (plain "not allowed" without a why it knows). */
@@ -92,6 +106,10 @@ export function illegalText(why) {
 /** A translated error text for an API or WebSocket error code, with the server's words as fallback. */
 export function errText(e) {
   if (e.code === 'illegal_move' && whyText(e.why)) return illegalText(e.why);
+  if (e.code === 'bad_position' && Array.isArray(e.problems)) {
+    const said = e.problems.map(problemText);
+    if (said.length && said.every(Boolean)) return `${t('bad_fen')}: ${said.join(t('list_separator'))}`;
+  }
   const code = e.code || 'generic';
   const key = `err_${code}`;
   const text = t(key, { msg: e.message || code });

@@ -32,14 +32,26 @@ export function terrain(sq) {
 }
 
 /**
+ * A JFEN the browser cannot read: `code` names what is wrong (the catalogue's `jfen_<code>`
+ * entry says it to people, filled with `params`); the message says it in English.
+ */
+export class JfenError extends Error {
+  constructor(code, params, message) {
+    super(message);
+    this.code = code;
+    this.params = params;
+  }
+}
+
+/**
  * Parses a JFEN string into `{board: Map(square -> {color, role}), turn, halfmoves, fullmove}`.
- * Throws an Error naming the field at fault.
+ * Throws a JfenError naming the field at fault.
  */
 export function parseJfen(text) {
   const fields = String(text).trim().split(/\s+/);
-  if (fields.length !== 2 && fields.length !== 4) throw new Error('JFEN: expected 2 or 4 fields');
+  if (fields.length !== 2 && fields.length !== 4) throw new JfenError('fields', {}, 'JFEN: expected 2 or 4 fields');
   const rows = fields[0].split('/');
-  if (rows.length !== 9) throw new Error('JFEN placement: expected 9 ranks');
+  if (rows.length !== 9) throw new JfenError('ranks', { n: rows.length }, 'JFEN placement: expected 9 ranks');
   const board = new Map();
   rows.forEach((row, i) => {
     const rank = 9 - i;
@@ -49,20 +61,20 @@ export function parseJfen(text) {
         file += Number(ch);
       } else {
         const up = ch.toUpperCase();
-        if (!(up in RANK)) throw new Error(`JFEN placement: bad character '${ch}' on rank ${rank}`);
-        if (file > 6) throw new Error(`JFEN placement: rank ${rank} too long`);
+        if (!(up in RANK)) throw new JfenError('char', { ch, rank }, `JFEN placement: bad character '${ch}' on rank ${rank}`);
+        if (file > 6) throw new JfenError('rank_files', { rank }, `JFEN placement: rank ${rank} too long`);
         board.set(sqName(file, rank), { color: ch === up ? 'red' : 'blue', role: up });
         file += 1;
       }
     }
-    if (file !== 7) throw new Error(`JFEN placement: rank ${rank} has ${file} files`);
+    if (file !== 7) throw new JfenError('rank_files', { rank }, `JFEN placement: rank ${rank} has ${file} files`);
   });
   const t = fields[1];
-  if (!['r', 'b', 'w'].includes(t)) throw new Error('JFEN side to move: expected r or b');
+  if (!['r', 'b', 'w'].includes(t)) throw new JfenError('turn', { turn: t }, 'JFEN side to move: expected r or b');
   const halfmoves = fields.length === 4 ? Number(fields[2]) : 0;
   const fullmove = fields.length === 4 ? Number(fields[3]) : 1;
   if (!Number.isInteger(halfmoves) || !Number.isInteger(fullmove)) {
-    throw new Error('JFEN counters: expected numbers');
+    throw new JfenError('counters', {}, 'JFEN counters: expected numbers');
   }
   return { board, turn: t === 'b' ? 'blue' : 'red', halfmoves, fullmove };
 }

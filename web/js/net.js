@@ -2,12 +2,14 @@
 
 /** An API error with the server's machine code and English message. */
 export class ApiError extends Error {
-  constructor(status, code, message, why) {
+  constructor(status, code, message, why, problems) {
     super(message || code);
     this.status = status;
     this.code = code;
     /** Of a refused move: why, as data (doc/protocol.md). */
     this.why = why || null;
+    /** Of a refused position (`bad_position`): what is wrong with it, as data. */
+    this.problems = problems || null;
   }
 }
 
@@ -28,7 +30,7 @@ export async function api(method, path, body) {
   const data = type.includes('json') ? await res.json().catch(() => null) : await res.text();
   if (!res.ok) {
     const err = data && data.error ? data.error : {};
-    throw new ApiError(res.status, err.code || `http_${res.status}`, err.message, err.why);
+    throw new ApiError(res.status, err.code || `http_${res.status}`, err.message, err.why, err.problems);
   }
   return data;
 }

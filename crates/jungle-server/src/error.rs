@@ -21,6 +21,10 @@ pub enum ApiError {
         /// Why not.
         why: jungle::Illegal,
     },
+    /// A well-formed JFEN that is not a valid position (a `bad_request` that also lists its
+    /// problems as data, `problems`: doc/protocol.md).
+    #[error("{0}")]
+    BadPosition(jungle::PositionError),
     /// No valid session.
     #[error("log in first")]
     Unauthorized,
@@ -50,6 +54,7 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
             ApiError::BadRequest(_) | ApiError::IllegalMove { .. } => "bad_request",
+            ApiError::BadPosition(_) => "bad_position",
             ApiError::Unauthorized => "unauthorized",
             ApiError::BadLogin => "bad_login",
             ApiError::NameTaken => "name_taken",
@@ -62,9 +67,10 @@ impl ApiError {
 
     fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) | ApiError::IllegalMove { .. } | ApiError::Account(_) => {
-                StatusCode::BAD_REQUEST
-            }
+            ApiError::BadRequest(_)
+            | ApiError::IllegalMove { .. }
+            | ApiError::BadPosition(_)
+            | ApiError::Account(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized | ApiError::BadLogin => StatusCode::UNAUTHORIZED,
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
@@ -147,8 +153,13 @@ impl IntoResponse for ApiError {
         let mut body = serde_json::json!({
             "error": {"code": self.code(), "message": self.to_string()}
         });
-        if let ApiError::IllegalMove { why, .. } = &self {
-            body["error"]["why"] = crate::wire::why_json(why);
+        match &self {
+            ApiError::IllegalMove { why, .. } => body["error"]["why"] = crate::wire::why_json(why),
+            ApiError::BadPosition(e) => {
+                body["error"]["problems"] =
+                    e.problems.iter().map(crate::wire::problem_json).collect()
+            }
+            _ => {}
         }
         (self.status(), Json(body)).into_response()
     }

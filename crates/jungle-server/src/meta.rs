@@ -105,9 +105,10 @@ async fn analyze(
     };
     let start = match &req.fen {
         None => jungle::Position::start(rules),
-        Some(f) => {
-            Jfen::parse_position(f, rules).map_err(|e| ApiError::BadRequest(e.to_string()))?
-        }
+        Some(f) => Jfen::parse_position(f, rules).map_err(|e| match e {
+            jungle::JfenError::Position(p) => ApiError::BadPosition(p),
+            syntax => ApiError::BadRequest(syntax.to_string()),
+        })?,
     };
     let lines = req.lines.unwrap_or(1);
     if !(1..=MAX_ANALYSIS_LINES).contains(&lines) {

@@ -351,9 +351,20 @@ pub fn forbidden_moves(game: &jungle::Game) -> serde_json::Map<String, serde_jso
 /// Why a move is not allowed, as the protocol sends it: `{"code": …, <facts as strings>}`
 /// (doc/protocol.md).
 pub fn why_json(why: &Illegal) -> serde_json::Value {
+    coded_json(why.code(), why.params())
+}
+
+/// What makes a position invalid, as the protocol sends it: `{"code": …, <facts as strings>}`
+/// in the shape of [`why_json`] (doc/protocol.md).
+pub fn problem_json(problem: &jungle::PositionProblem) -> serde_json::Value {
+    coded_json(problem.code(), problem.params())
+}
+
+/// `{"code": code, <each fact>}`.
+fn coded_json(code: &str, facts: Vec<(&'static str, String)>) -> serde_json::Value {
     let mut w = serde_json::Map::new();
-    w.insert("code".into(), why.code().into());
-    for (name, value) in why.params() {
+    w.insert("code".into(), code.into());
+    for (name, value) in facts {
         w.insert(name.into(), value.into());
     }
     w.into()

@@ -879,6 +879,36 @@ async fn accounts_sessions_and_http_errors() {
         e["error"]["why"],
         json!({"code": "not_a_capture", "to": "a8"})
     );
+    // A well-formed JFEN that is not a position lists its problems as data too; a malformed
+    // one is a plain bad request naming the field.
+    let a = srv
+        .post(
+            "/api/analyze",
+            None,
+            Some(&json!({"fen": "l5t/1d3c1/r1p1w1e/7/7/1L5/7/7/L6 r"})),
+        )
+        .await;
+    assert_eq!(a.status, 400);
+    let e = a.json();
+    assert_eq!(e["error"]["code"], "bad_position", "{e}");
+    assert_eq!(
+        e["error"]["message"],
+        "invalid position: 2 Red lions (a1, b4): each side has at most one animal of a kind; \
+         Red lion on b4, a water square (only rats swim)"
+    );
+    assert_eq!(
+        e["error"]["problems"],
+        json!([
+            {"code": "duplicate", "color": "red", "animal": "L", "n": "2", "squares": "a1, b4"},
+            {"code": "in_water", "color": "red", "animal": "L", "square": "b4"},
+        ])
+    );
+    let e = srv
+        .post("/api/analyze", None, Some(&json!({"fen": "7/7 x"})))
+        .await
+        .json();
+    assert_eq!(e["error"]["code"], "bad_request", "{e}");
+    assert!(e["error"]["problems"].is_null(), "{e}");
     // The WebSocket needs a session and a matching Origin.
     assert!(
         jungle_server::client::WsClient::connect(srv.addr, "nosuchtoken", None)

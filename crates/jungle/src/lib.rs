@@ -48,5 +48,5 @@ pub use record::{GameRecord, ParseRecordError, RecordError};
 pub use role::{ByRole, Role};
 pub use rules::{ParseRulesError, Rules};
 pub use san::{MoveError, MoveText, ParseMoveError, San};
-pub use setup::{PositionError, Setup};
+pub use setup::{PositionError, PositionProblem, Setup};
 pub use square::{ParseSquareError, Square, FILES, RANKS};

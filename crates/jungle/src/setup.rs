@@ -25,13 +25,145 @@ impl Default for Setup {
 /// Why a [`Setup`] is not a valid position: every problem found, not just the first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PositionError {
-    /// Each problem, in plain words.
-    pub problems: Vec<String>,
+    /// Each problem (its `Display` says it in plain words).
+    pub problems: Vec<PositionProblem>,
 }
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid position: {}", self.problems.join("; "))
+        f.write_str("invalid position: ")?;
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One rule a [`Setup`] breaks (RULES §1–§3), with the facts that name it, so that programs can
+/// say it in their own words ([`PositionProblem::code`], [`PositionProblem::params`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionProblem {
+    /// A side has more than one animal of a kind, on these squares.
+    Duplicate {
+        /// The side.
+        color: Color,
+        /// The kind of animal.
+        role: Role,
+        /// Where they stand.
+        squares: Vec<Square>,
+    },
+    /// An animal stands in its own den.
+    OwnDen {
+        /// The animal.
+        piece: Piece,
+        /// The den.
+        square: Square,
+    },
+    /// An animal other than a rat stands in the water (rules with rivers).
+    InWater {
+        /// The animal.
+        piece: Piece,
+        /// The water square.
+        square: Square,
+    },
+    /// There is no animal on the board.
+    Empty,
+    /// Both sides have already won (both dens entered, or each side alone on the board).
+    BothWon,
+    /// The move number is 0 (it starts at 1).
+    MoveNumberZero,
+}
+
+impl PositionProblem {
+    /// A stable name for the problem, for clients' message catalogues: `duplicate`, `own_den`,
+    /// `in_water`, `empty`, `both_won`, `move_number_zero`.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            PositionProblem::Duplicate { .. } => "duplicate",
+            PositionProblem::OwnDen { .. } => "own_den",
+            PositionProblem::InWater { .. } => "in_water",
+            PositionProblem::Empty => "empty",
+            PositionProblem::BothWon => "both_won",
+            PositionProblem::MoveNumberZero => "move_number_zero",
+        }
+    }
+
+    /// The facts the problem names, as `(name, value)`, in the shapes of
+    /// [`crate::Illegal::params`]: the side (`color`: `red`, `blue`), the animal by its letter
+    /// (`animal`), a square (`square`), and squares with their count (`squares`: `a1, b2`; `n`).
+    pub fn params(&self) -> Vec<(&'static str, String)> {
+        match self {
+            PositionProblem::Duplicate {
+                color,
+                role,
+                squares,
+            } => vec![
+                ("color", color.to_string()),
+                ("animal", role.letter().to_string()),
+                ("n", squares.len().to_string()),
+                (
+                    "squares",
+                    squares
+                        .iter()
+                        .map(Square::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
+            ],
+            PositionProblem::OwnDen { piece, square }
+            | PositionProblem::InWater { piece, square } => {
+                vec![
+                    ("color", piece.color.to_string()),
+                    ("animal", piece.role.letter().to_string()),
+                    ("square", square.to_string()),
+                ]
+            }
+            PositionProblem::Empty | PositionProblem::BothWon | PositionProblem::MoveNumberZero => {
+                Vec::new()
+            }
+        }
+    }
+}
+
+impl fmt::Display for PositionProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionProblem::Duplicate {
+                color,
+                role,
+                squares,
+            } => {
+                let at: Vec<String> = squares.iter().map(Square::to_string).collect();
+                write!(
+                    f,
+                    "{} {} {}s ({}): each side has at most one animal of a kind",
+                    squares.len(),
+                    color_cap(*color),
+                    role.name(),
+                    at.join(", ")
+                )
+            }
+            PositionProblem::OwnDen { piece, square } => write!(
+                f,
+                "{} {} on {square}, its own den",
+                color_cap(piece.color),
+                piece.role.name()
+            ),
+            PositionProblem::InWater { piece, square } => write!(
+                f,
+                "{} {} on {square}, a water square (only rats swim)",
+                color_cap(piece.color),
+                piece.role.name()
+            ),
+            PositionProblem::Empty => f.write_str("the board is empty"),
+            PositionProblem::BothWon => {
+                f.write_str("both sides have already won (both dens entered)")
+            }
+            PositionProblem::MoveNumberZero => f.write_str("the move number must be at least 1"),
+        }
     }
 }
 
@@ -81,40 +213,27 @@ impl Setup {
         let mut problems = Vec::new();
         for color in Color::ALL {
             for role in Role::ALL {
-                let squares: Vec<String> = Square::all()
+                let squares: Vec<Square> = Square::all()
                     .filter(|s| self.board[s.index()] == Some(Piece::new(color, role)))
-                    .map(|s| s.to_string())
                     .collect();
                 if squares.len() > 1 {
-                    problems.push(format!(
-                        "{} {} {}s ({}): each side has at most one animal of a kind",
-                        squares.len(),
-                        color_cap(color),
-                        role.name(),
-                        squares.join(", ")
-                    ));
+                    problems.push(PositionProblem::Duplicate {
+                        color,
+                        role,
+                        squares,
+                    });
                 }
             }
         }
-        for sq in Square::all() {
-            let Some(p) = self.board[sq.index()] else {
+        for square in Square::all() {
+            let Some(piece) = self.board[square.index()] else {
                 continue;
             };
-            if Bitboard::den_of(p.color).contains(sq) {
-                problems.push(format!(
-                    "{} {} on {}, its own den",
-                    color_cap(p.color),
-                    p.role.name(),
-                    sq
-                ));
+            if Bitboard::den_of(piece.color).contains(square) {
+                problems.push(PositionProblem::OwnDen { piece, square });
             }
-            if !rules.no_rivers && Bitboard::WATER.contains(sq) && p.role != Role::Rat {
-                problems.push(format!(
-                    "{} {} on {}, a water square (only rats swim)",
-                    color_cap(p.color),
-                    p.role.name(),
-                    sq
-                ));
+            if !rules.no_rivers && Bitboard::WATER.contains(square) && piece.role != Role::Rat {
+                problems.push(PositionProblem::InWater { piece, square });
             }
         }
         let has = |c: Color| self.board.iter().flatten().any(|p| p.color == c);
@@ -124,12 +243,12 @@ impl Setup {
         };
         let won = |c: Color| in_den(c) || (has(c) && !has(!c));
         if !has(Color::Red) && !has(Color::Blue) {
-            problems.push("the board is empty".to_string());
+            problems.push(PositionProblem::Empty);
         } else if won(Color::Red) && won(Color::Blue) {
-            problems.push("both sides have already won (both dens entered)".to_string());
+            problems.push(PositionProblem::BothWon);
         }
         if self.fullmoves == 0 {
-            problems.push("the move number must be at least 1".to_string());
+            problems.push(PositionProblem::MoveNumberZero);
         }
         if problems.is_empty() {
             Ok(())

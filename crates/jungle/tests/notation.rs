@@ -326,6 +326,35 @@ fn invalid_positions_list_every_problem() {
     };
     let shown = err.to_string();
     assert_eq!(p.problems.len(), 3, "{shown}");
+    // Each problem also comes as data, for programs that say it in their own words.
+    let data: Vec<(&str, Vec<(&str, String)>)> =
+        p.problems.iter().map(|q| (q.code(), q.params())).collect();
+    let facts = |pairs: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
+        pairs.iter().map(|&(k, v)| (k, v.to_string())).collect()
+    };
+    assert_eq!(
+        data,
+        vec![
+            (
+                "duplicate",
+                facts(&[
+                    ("color", "red"),
+                    ("animal", "L"),
+                    ("n", "2"),
+                    ("squares", "a1, a3")
+                ])
+            ),
+            (
+                "in_water",
+                facts(&[("color", "red"), ("animal", "D"), ("square", "c5")])
+            ),
+            (
+                "own_den",
+                facts(&[("color", "blue"), ("animal", "D"), ("square", "d9")])
+            ),
+        ],
+        "{shown}"
+    );
     for needle in [
         "2 Red lions",
         "a1, a3",
@@ -341,6 +370,8 @@ fn invalid_positions_list_every_problem() {
         panic!("{err}")
     };
     assert_eq!(p.problems.len(), 2, "{err}");
+    let codes: Vec<&str> = p.problems.iter().map(|q| q.code()).collect();
+    assert_eq!(codes, ["in_water", "both_won"], "{err}");
     assert!(
         err.to_string().contains("both sides") && err.to_string().contains("b5"),
         "{err}"
