@@ -17,6 +17,17 @@ test('bad JFEN is refused with the field named', () => {
   assert.throws(() => parseJfen('l5t/1d3c1 r 0 1'), /placement/);
   assert.throws(() => parseJfen('x5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1'), /bad character/);
   assert.throws(() => parseJfen('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L q 0 1'), /side to move/);
+  // Each refusal also names its problem by code, for the catalogue's jfen_… text.
+  const code = (text) => { try { parseJfen(text); } catch (e) { return [e.code, e.params]; } return null; };
+  assert.deepEqual(code('l5t'), ['fields', {}]);
+  assert.deepEqual(code('l5t/1d3c1 r'), ['ranks', { n: 2 }]);
+  assert.deepEqual(code('x5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r'), ['char', { ch: 'x', rank: 9 }]);
+  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5 r'), ['rank_files', { rank: 1 }]);
+  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5LL r'), ['rank_files', { rank: 1 }]);
+  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L Q'), ['turn', { turn: 'Q' }]);
+  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r x 1'), ['counters', {}]);
+  // The side to move is read as the rules library reads it: either case.
+  assert.equal(parseJfen('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L B').turn, 'blue');
 });
 
 test('applying accepted moves matches the server\'s JFEN', () => {

@@ -69,8 +69,9 @@ export function parseJfen(text) {
     }
     if (file !== 7) throw new JfenError('rank_files', { rank }, `JFEN placement: rank ${rank} has ${file} files`);
   });
-  const t = fields[1];
-  if (!['r', 'b', 'w'].includes(t)) throw new JfenError('turn', { turn: t }, 'JFEN side to move: expected r or b');
+  // As the rules library reads it: `r` or `b`, either case, and `w` for Red.
+  const t = fields[1].toLowerCase();
+  if (!['r', 'b', 'w'].includes(t)) throw new JfenError('turn', { turn: fields[1] }, 'JFEN side to move: expected r or b');
   const halfmoves = fields.length === 4 ? Number(fields[2]) : 0;
   const fullmove = fields.length === 4 ? Number(fields[3]) : 1;
   if (!Number.isInteger(halfmoves) || !Number.isInteger(fullmove)) {
