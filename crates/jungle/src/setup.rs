@@ -104,14 +104,7 @@ impl PositionProblem {
                 ("color", color.to_string()),
                 ("animal", role.letter().to_string()),
                 ("n", squares.len().to_string()),
-                (
-                    "squares",
-                    squares
-                        .iter()
-                        .map(Square::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                ),
+                ("squares", listed(squares)),
             ],
             PositionProblem::OwnDen { piece, square }
             | PositionProblem::InWater { piece, square } => {
@@ -128,6 +121,12 @@ impl PositionProblem {
     }
 }
 
+/// Squares as a list: `a1, b4`.
+fn listed(squares: &[Square]) -> String {
+    let names: Vec<String> = squares.iter().map(Square::to_string).collect();
+    names.join(", ")
+}
+
 impl fmt::Display for PositionProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -135,17 +134,14 @@ impl fmt::Display for PositionProblem {
                 color,
                 role,
                 squares,
-            } => {
-                let at: Vec<String> = squares.iter().map(Square::to_string).collect();
-                write!(
-                    f,
-                    "{} {} {}s ({}): each side has at most one animal of a kind",
-                    squares.len(),
-                    color_cap(*color),
-                    role.name(),
-                    at.join(", ")
-                )
-            }
+            } => write!(
+                f,
+                "{} {} {}s ({}): each side has at most one animal of a kind",
+                squares.len(),
+                color_cap(*color),
+                role.name(),
+                listed(squares)
+            ),
             PositionProblem::OwnDen { piece, square } => write!(
                 f,
                 "{} {} on {square}, its own den",
