@@ -103,7 +103,7 @@ test('what makes a position invalid reads in each language, facts named', () => 
   setLang('zh-Hans');
   assert.equal(problemText(problems[0]), '红方有 2 个狮（a1, b4）：每方每种动物只能有一个');
   assert.equal(errText({ code: 'bad_position', message: 'invalid position: …', problems }),
-    '局面格式错误: 红方有 2 个狮（a1, b4）：每方每种动物只能有一个；红方的狮在 b4 的水里（只有鼠能下水）');
+    '局面有误：红方有 2 个狮（a1, b4）：每方每种动物只能有一个；红方的狮在 b4 的水里（只有鼠能下水）');
   setLang('zh-Hant');
   assert.equal(problemText({ code: 'own_den', color: 'blue', animal: 'D', square: 'd9' }), '藍方的狗在自己的獸穴 d9 上');
   setLang('en');

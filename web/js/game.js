@@ -697,7 +697,7 @@ export function mountAnalysis(root, params) {
       moves = [];
       run();
     } catch (e) {
-      toast(`${t('bad_fen')}: ${e instanceof JfenError ? t(`jfen_${e.code}`, e.params) : e.message}`, 'error');
+      toast(t('bad_fen_detail', { msg: e instanceof JfenError ? t(`jfen_${e.code}`, e.params) : e.message }), 'error');
     }
   }
 
@@ -747,7 +747,7 @@ export function mountAnalysis(root, params) {
       // A position the server refuses (the browser only checks the JFEN's syntax) says why:
       // `bad_position` with its problems in the player's language (errText).
       if (my === seq) {
-        const why = e.status === 400 && e.code === 'bad_request' ? `${t('bad_fen')}: ${e.message}` : errText(e);
+        const why = e.status === 400 && e.code === 'bad_request' ? t('bad_fen_detail', { msg: e.message }) : errText(e);
         evalBox.replaceChildren(h('span', { class: 'error', 'data-test': 'analysis-error' }, why));
       }
     }

@@ -108,7 +108,7 @@ export function errText(e) {
   if (e.code === 'illegal_move' && whyText(e.why)) return illegalText(e.why);
   if (e.code === 'bad_position' && Array.isArray(e.problems)) {
     const said = e.problems.map(problemText);
-    if (said.length && said.every(Boolean)) return `${t('bad_fen')}: ${said.join(t('list_separator'))}`;
+    if (said.length && said.every(Boolean)) return t('bad_fen_detail', { msg: said.join(t('list_separator')) });
   }
   const code = e.code || 'generic';
   const key = `err_${code}`;
