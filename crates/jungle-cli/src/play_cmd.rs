@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use jungle::{Color, Jfen, Position, Rules};
+use jungle::{Color, Jfen, JfenError, Position, Rules};
 use jungle_tui::proto::{send, TimeControl};
 use jungle_tui::{Config, Glyphs, Lang, Opponent, Server};
 use std::process::ExitCode;
@@ -111,7 +111,17 @@ pub fn play(a: PlayArgs) -> Result<ExitCode> {
     };
     let rules: Rules = a.rules.parse().context("--rules")?;
     let start = match &a.fen {
-        Some(f) => Jfen::parse_position(f, rules).context("--fen")?,
+        // An invalid position is said in the player's language; a malformed JFEN names its field.
+        Some(f) => match Jfen::parse_position(f, rules) {
+            Ok(p) => p,
+            Err(JfenError::Position(e)) => {
+                bail!(
+                    "--fen: {}",
+                    jungle_tui::i18n::invalid_position_text(lang, &e)
+                )
+            }
+            Err(e) => return Err(e).context("--fen"),
+        },
         None => Position::start(rules),
     };
     if start.is_finished() {

@@ -190,6 +190,31 @@ fn bad_arguments_are_refused_before_the_screen_opens() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--fen"), "{err}");
+    // A well-formed JFEN that is not a position says why, in the player's language.
+    for (lang, said) in [
+        (
+            "en",
+            "--fen: Bad position: Red's lion is on b4, in the water (only rats swim)",
+        ),
+        (
+            "zh-Hans",
+            "--fen: 局面有误：红方的狮在 b4 的水里（只有鼠能下水）",
+        ),
+    ] {
+        let out = Command::new(BIN)
+            .args([
+                "play",
+                "--lang",
+                lang,
+                "--fen",
+                "l5t/1d3c1/r1p1w1e/7/7/1L5/7/7/7 r",
+            ])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{lang}: {err}");
+    }
     let out = Command::new(BIN)
         .args(["play", "--rules", "no_such_rule"])
         .output()

@@ -326,7 +326,30 @@ pub fn net_error_text(lang: Lang, e: &crate::net::NetError) -> String {
 /// with `params`, whose animals (`animal`, `victim`: a letter) and sides (`owner`, `turn`,
 /// `color`: `red`, `blue`) are named in `lang`; `None` for a code the catalogue does not know.
 pub fn why_text(lang: Lang, code: &str, params: &[(&str, &str)]) -> Option<String> {
-    let text = lookup(lang, &format!("why_{code}"))?;
+    coded_text(lang, "why_", code, params)
+}
+
+/// What makes a position invalid, for people: the catalogue's `position_…` entry of each of its
+/// problems ([`jungle::PositionProblem::code`], facts named as in [`why_text`]) after "Bad
+/// position: ", e.g. "局面有误：红方的狮在 b4 的水里（只有鼠能下水）"; a problem the catalogue does
+/// not know is given in the rules library's English.
+pub fn invalid_position_text(lang: Lang, e: &jungle::PositionError) -> String {
+    let said: Vec<String> = e
+        .problems
+        .iter()
+        .map(|p| {
+            let params = p.params();
+            let params: Vec<(&str, &str)> = params.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            coded_text(lang, "position_", p.code(), &params).unwrap_or_else(|| p.to_string())
+        })
+        .collect();
+    let said = said.join(entry(lang, "list_separator"));
+    fill(entry(lang, "bad_fen_detail"), &[("msg", &said)])
+}
+
+/// The `<prefix><code>` entry, filled with `params` whose animals and sides are named in `lang`.
+fn coded_text(lang: Lang, prefix: &str, code: &str, params: &[(&str, &str)]) -> Option<String> {
+    let text = lookup(lang, &format!("{prefix}{code}"))?;
     let named: Vec<(&str, String)> = params
         .iter()
         .map(|&(name, value)| {
