@@ -98,7 +98,6 @@ async function logout() {
   location.hash = '#/';
 }
 
-
 // ---------- screens ----------
 
 function tcSelect(id, withNone) {

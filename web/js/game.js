@@ -314,7 +314,7 @@ export function mountGame(root, id, ctx) {
           () => socket.send({ t: 'draw_offer', game: id }), 'draw-offer', { disabled: g.draw_offer === me }));
       }
       // Takeback only once the player has a move of its own to take back (the AI may open).
-      if (me && opponentIsAi() && positions.slice(0, n).some((p) => p.turn === me)) items.push(btn(t('takeback'), () => socket.send({ t: 'takeback', game: id }), 'takeback'));
+      if (me && opponentIsAi() && positions.some((p, i) => i < n && p.turn === me)) items.push(btn(t('takeback'), () => socket.send({ t: 'takeback', game: id }), 'takeback'));
     }
     if (g && canHint()) {
       items.push(btn(t('hint'), askHint, 'hint', { disabled: hintBusy, title: t('hint_title'), 'aria-keyshortcuts': 'H' }));

@@ -338,9 +338,7 @@ pub fn invalid_position_text(lang: Lang, e: &jungle::PositionError) -> String {
         .problems
         .iter()
         .map(|p| {
-            let params = p.params();
-            let params: Vec<(&str, &str)> = params.iter().map(|(n, v)| (*n, v.as_str())).collect();
-            coded_text(lang, "position_", p.code(), &params).unwrap_or_else(|| p.to_string())
+            report_text(lang, "position_", p.code(), &p.params()).unwrap_or_else(|| p.to_string())
         })
         .collect();
     let said = said.join(entry(lang, "list_separator"));
@@ -372,9 +370,18 @@ fn coded_text(lang: Lang, prefix: &str, code: &str, params: &[(&str, &str)]) -> 
 
 /// Why a move is not allowed, for people ([`why_text`] of the rules library's reason).
 pub fn illegal_text(lang: Lang, why: &Illegal) -> String {
-    let params = why.params();
-    let params: Vec<(&str, &str)> = params.iter().map(|(n, v)| (*n, v.as_str())).collect();
-    why_text(lang, why.code(), &params).unwrap_or_else(|| why.to_string())
+    report_text(lang, "why_", why.code(), &why.params()).unwrap_or_else(|| why.to_string())
+}
+
+/// [`coded_text`] of a report the rules library made (its facts owned strings).
+fn report_text(
+    lang: Lang,
+    prefix: &str,
+    code: &str,
+    facts: &[(&'static str, String)],
+) -> Option<String> {
+    let params: Vec<(&str, &str)> = facts.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    coded_text(lang, prefix, code, &params)
 }
 
 /// The reason text of a rules termination.
