@@ -14,7 +14,7 @@ globalThis.fetch = async (url) => {
   const body = fs.readFileSync(new URL(url), 'utf8');
   return { ok: true, status: 200, json: async () => JSON.parse(body) };
 };
-const { CATALOGUE, t, setLang, whyText, illegalText, problemText, errText } = await import(path.join(web, 'js', 'i18n.js'));
+const { CATALOGUE, t, setLang, whyText, illegalText, problemText, jfenText, errText } = await import(path.join(web, 'js', 'i18n.js'));
 globalThis.document = { documentElement: {} };
 
 function sources() {
@@ -39,7 +39,7 @@ test('every dynamic key family has all its members', () => {
       'abort_too_late', 'no_draw_offer', 'takeback_ai_only', 'nothing_to_take_back', 'game_not_over']
       .map((c) => `err_${c}`),
     // The browser's own JFEN reader (web/js/jfen.js) and the server's position problems.
-    ...['fields', 'ranks', 'char', 'rank_files', 'turn', 'counters'].map((c) => `jfen_${c}`),
+    ...['fields', 'ranks', 'char', 'rank_files', 'turn', 'counters', 'move_number_zero', 'too_long'].map((c) => `jfen_${c}`),
     ...['duplicate', 'own_den', 'in_water', 'empty', 'both_won', 'move_number_zero'].map((c) => `position_${c}`),
     'red', 'blue', 'random_color', 'login', 'register', 'move_empty', 'move_syntax', 'move_illegal', 'move_no_piece',
   ];
@@ -118,6 +118,25 @@ test('what makes a position invalid reads in each language, facts named', () => 
   const codes = [...list.matchAll(/`(\w+)`/g)].map((m) => m[1]);
   assert.equal(codes.length, 6, codes.join(','));
   assert.deepEqual(codes.filter((c) => !(`position_${c}` in CATALOGUE)), []);
+});
+
+test('what makes a text not JFEN reads in each language, facts named', () => {
+  // The server's `bad_jfen` answer, as the rules library words it (doc/protocol.md).
+  const e = { code: 'bad_jfen', message: 'invalid JFEN (board field, at character 4): 2 ranks, expected 9', syntax: { code: 'ranks', n: '2' } };
+  setLang('zh-Hans');
+  assert.equal(errText(e), '局面有误：棋盘应有 9 行，用 / 分开（这里有 2 行）');
+  setLang('zh-Hant');
+  assert.equal(jfenText({ code: 'turn', found: 'red' }), '走棋方應為 r（紅方）或 b（藍方），不是「red」');
+  setLang('en');
+  assert.equal(jfenText({ code: 'too_long', max: '256' }), 'too long to be a JFEN (at most 256 bytes)');
+  // A code the catalogue does not know: the server's English message.
+  assert.equal(errText({ ...e, syntax: { code: 'brand_new' } }), t('err_generic', { msg: e.message }));
+  // Every code doc/protocol.md lists has its entry.
+  const doc = fs.readFileSync(path.join(web, '..', 'doc', 'protocol.md'), 'utf8');
+  const list = doc.split('`bad_jfen`, with `syntax`')[1].split('`code` one of ')[1].split(', and the facts')[0];
+  const codes = [...list.matchAll(/`(\w+)`/g)].map((m) => m[1]);
+  assert.equal(codes.length, 8, codes.join(','));
+  assert.deepEqual(codes.filter((c) => !(`jfen_${c}` in CATALOGUE)), []);
 });
 
 test('the page is well under 300 KB before images', () => {

@@ -24,8 +24,14 @@ test('bad JFEN is refused with the field named', () => {
   assert.deepEqual(code('x5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r'), ['char', { ch: 'x', rank: 9 }]);
   assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5 r'), ['rank_files', { rank: 1 }]);
   assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5LL r'), ['rank_files', { rank: 1 }]);
-  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L Q'), ['turn', { turn: 'Q' }]);
+  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L Q'), ['turn', { found: 'Q' }]);
   assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r x 1'), ['counters', {}]);
+  // As the rules library: whole numbers only, the move number from 1, at most 256 bytes.
+  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r -1 1'), ['counters', {}]);
+  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 1.5 1'), ['counters', {}]);
+  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 0'), ['move_number_zero', {}]);
+  assert.deepEqual(code('7/'.repeat(200)), ['too_long', { max: 256 }]);
+  assert.deepEqual(parseJfen('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 17 9').fullmove, 9);
   // The side to move is read as the rules library reads it: either case.
   assert.equal(parseJfen('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L B').turn, 'blue');
 });

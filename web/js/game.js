@@ -2,7 +2,7 @@
 
 import { Board, animalChar, pieceHtml } from './board.js';
 import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen, JfenError } from './jfen.js';
-import { t, lang, whyText, illegalText, errText } from './i18n.js';
+import { t, lang, whyText, illegalText, errText, jfenText } from './i18n.js';
 import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText } from './ui.js';
 import { api } from './net.js';
 import * as sound from './sound.js';
@@ -697,7 +697,7 @@ export function mountAnalysis(root, params) {
       moves = [];
       run();
     } catch (e) {
-      toast(t('bad_fen_detail', { msg: e instanceof JfenError ? t(`jfen_${e.code}`, e.params) : e.message }), 'error');
+      toast(t('bad_fen_detail', { msg: (e instanceof JfenError && jfenText({ code: e.code, ...e.params })) || e.message }), 'error');
     }
   }
 

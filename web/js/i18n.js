@@ -84,6 +84,14 @@ export function problemText(problem) {
   return codedText('position_', problem);
 }
 
+/**
+ * What makes a text not JFEN (the browser's own JfenError as `{code, ...params}`, or the
+ * server's `bad_jfen` `syntax`, doc/protocol.md): the `jfen_<code>` entry; null if unknown.
+ */
+export function jfenText(report) {
+  return codedText('jfen_', report);
+}
+
 /** The `<prefix><code>` entry of a coded report, its animals and sides named; null if unknown. */
 function codedText(prefix, report) {
   if (!report || typeof report.code !== 'string' || !M[`${prefix}${report.code}`]) return null;
@@ -110,6 +118,7 @@ export function errText(e) {
     const said = e.problems.map(problemText);
     if (said.length && said.every(Boolean)) return t('bad_fen_detail', { msg: said.join(t('list_separator')) });
   }
+  if (e.code === 'bad_jfen' && jfenText(e.syntax)) return t('bad_fen_detail', { msg: jfenText(e.syntax) });
   const code = e.code || 'generic';
   const key = `err_${code}`;
   const text = t(key, { msg: e.message || code });

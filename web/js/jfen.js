@@ -48,6 +48,8 @@ export class JfenError extends Error {
  * Throws a JfenError naming the field at fault.
  */
 export function parseJfen(text) {
+  // As long a text as the rules library reads (MAX_JFEN_LEN, in UTF-8 bytes).
+  if (new TextEncoder().encode(String(text)).length > 256) throw new JfenError('too_long', { max: 256 }, 'JFEN: too long');
   const fields = String(text).trim().split(/\s+/);
   if (fields.length !== 2 && fields.length !== 4) throw new JfenError('fields', {}, 'JFEN: expected 2 or 4 fields');
   const rows = fields[0].split('/');
@@ -71,12 +73,12 @@ export function parseJfen(text) {
   });
   // As the rules library reads it: `r` or `b`, either case, and `w` for Red.
   const t = fields[1].toLowerCase();
-  if (!['r', 'b', 'w'].includes(t)) throw new JfenError('turn', { turn: fields[1] }, 'JFEN side to move: expected r or b');
-  const halfmoves = fields.length === 4 ? Number(fields[2]) : 0;
-  const fullmove = fields.length === 4 ? Number(fields[3]) : 1;
-  if (!Number.isInteger(halfmoves) || !Number.isInteger(fullmove)) {
-    throw new JfenError('counters', {}, 'JFEN counters: expected numbers');
-  }
+  if (!['r', 'b', 'w'].includes(t)) throw new JfenError('turn', { found: fields[1] }, 'JFEN side to move: expected r or b');
+  // The counters, as the rules library reads them: whole numbers, the move number from 1.
+  const counters = fields.slice(2);
+  if (!counters.every((c) => /^\d+$/.test(c) && Number(c) <= 0xffffffff)) throw new JfenError('counters', {}, 'JFEN counters: expected whole numbers');
+  const [halfmoves, fullmove] = counters.length ? counters.map(Number) : [0, 1];
+  if (fullmove === 0) throw new JfenError('move_number_zero', {}, 'JFEN move number: starts at 1');
   return { board, turn: t === 'b' ? 'blue' : 'red', halfmoves, fullmove };
 }
 

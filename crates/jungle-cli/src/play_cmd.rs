@@ -1,8 +1,8 @@
 //! `jungle play`: the full-screen terminal client (the `jungle-tui` library).
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
-use jungle::{Color, Jfen, JfenError, Position, Rules};
+use jungle::{Color, Jfen, Position, Rules};
 use jungle_tui::proto::{send, TimeControl};
 use jungle_tui::{Config, Glyphs, Lang, Opponent, Server};
 use std::process::ExitCode;
@@ -111,17 +111,9 @@ pub fn play(a: PlayArgs) -> Result<ExitCode> {
     };
     let rules: Rules = a.rules.parse().context("--rules")?;
     let start = match &a.fen {
-        // An invalid position is said in the player's language; a malformed JFEN names its field.
-        Some(f) => match Jfen::parse_position(f, rules) {
-            Ok(p) => p,
-            Err(JfenError::Position(e)) => {
-                bail!(
-                    "--fen: {}",
-                    jungle_tui::i18n::invalid_position_text(lang, &e)
-                )
-            }
-            Err(e) => return Err(e).context("--fen"),
-        },
+        // A refused JFEN is said in the player's language.
+        Some(f) => Jfen::parse_position(f, rules)
+            .map_err(|e| anyhow!("--fen: {}", jungle_tui::i18n::invalid_jfen_text(lang, &e)))?,
         None => Position::start(rules),
     };
     if start.is_finished() {

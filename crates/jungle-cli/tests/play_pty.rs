@@ -183,32 +183,33 @@ fn traditional_chinese_screen() {
 
 #[test]
 fn bad_arguments_are_refused_before_the_screen_opens() {
-    let out = Command::new(BIN)
-        .args(["play", "--fen", "not a position"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--fen"), "{err}");
-    // A well-formed JFEN that is not a position says why, in the player's language.
-    for (lang, said) in [
+    // A refused JFEN says why, in the player's language: a well-formed one that is not a
+    // position, and a text that is not JFEN.
+    let lion_in_water = "l5t/1d3c1/r1p1w1e/7/7/1L5/7/7/7 r";
+    for (lang, fen, said) in [
         (
             "en",
+            lion_in_water,
             "--fen: Bad position: Red's lion is on b4, in the water (only rats swim)",
         ),
         (
             "zh-Hans",
+            lion_in_water,
             "--fen: 局面有误：红方的狮在 b4 的水里（只有鼠能下水）",
+        ),
+        (
+            "en",
+            "not a position",
+            "--fen: Bad position: a JFEN has 2 or 4 fields, separated by spaces",
+        ),
+        (
+            "zh-Hant",
+            "l5t/1d3c1 r",
+            "--fen: 局面有誤：棋盤應有 9 行，用 / 分開（這裡有 2 行）",
         ),
     ] {
         let out = Command::new(BIN)
-            .args([
-                "play",
-                "--lang",
-                lang,
-                "--fen",
-                "l5t/1d3c1/r1p1w1e/7/7/1L5/7/7/7 r",
-            ])
+            .args(["play", "--lang", lang, "--fen", fen])
             .output()
             .unwrap();
         assert!(!out.status.success());

@@ -25,6 +25,10 @@ pub enum ApiError {
     /// problems as data, `problems`: doc/protocol.md).
     #[error("{0}")]
     BadPosition(jungle::PositionError),
+    /// A text that is not JFEN (a `bad_request` that also says what is wrong as data, `syntax`:
+    /// doc/protocol.md).
+    #[error("{0}")]
+    BadJfen(jungle::ParseJfenError),
     /// No valid session.
     #[error("log in first")]
     Unauthorized,
@@ -55,6 +59,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) | ApiError::IllegalMove { .. } => "bad_request",
             ApiError::BadPosition(_) => "bad_position",
+            ApiError::BadJfen(_) => "bad_jfen",
             ApiError::Unauthorized => "unauthorized",
             ApiError::BadLogin => "bad_login",
             ApiError::NameTaken => "name_taken",
@@ -70,6 +75,7 @@ impl ApiError {
             ApiError::BadRequest(_)
             | ApiError::IllegalMove { .. }
             | ApiError::BadPosition(_)
+            | ApiError::BadJfen(_)
             | ApiError::Account(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized | ApiError::BadLogin => StatusCode::UNAUTHORIZED,
             ApiError::NameTaken => StatusCode::CONFLICT,
@@ -159,6 +165,7 @@ impl IntoResponse for ApiError {
                 body["error"]["problems"] =
                     e.problems.iter().map(crate::wire::problem_json).collect()
             }
+            ApiError::BadJfen(e) => body["error"]["syntax"] = crate::wire::syntax_json(e),
             _ => {}
         }
         (self.status(), Json(body)).into_response()

@@ -107,7 +107,7 @@ async fn analyze(
         None => jungle::Position::start(rules),
         Some(f) => Jfen::parse_position(f, rules).map_err(|e| match e {
             jungle::JfenError::Position(p) => ApiError::BadPosition(p),
-            syntax => ApiError::BadRequest(syntax.to_string()),
+            jungle::JfenError::Syntax(e) => ApiError::BadJfen(e),
         })?,
     };
     let lines = req.lines.unwrap_or(1);

@@ -360,6 +360,12 @@ pub fn problem_json(problem: &jungle::PositionProblem) -> serde_json::Value {
     coded_json(problem.code(), problem.params())
 }
 
+/// What makes a text not JFEN, as the protocol sends it: `{"code": …, <facts as strings>}` in the
+/// shape of [`why_json`] (doc/protocol.md).
+pub fn syntax_json(e: &jungle::ParseJfenError) -> serde_json::Value {
+    coded_json(e.code(), e.params())
+}
+
 /// `{"code": code, <each fact>}`.
 fn coded_json(code: &str, facts: Vec<(&'static str, String)>) -> serde_json::Value {
     let mut w = serde_json::Map::new();

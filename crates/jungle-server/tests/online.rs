@@ -880,7 +880,7 @@ async fn accounts_sessions_and_http_errors() {
         json!({"code": "not_a_capture", "to": "a8"})
     );
     // A well-formed JFEN that is not a position lists its problems as data too; a malformed
-    // one is a plain bad request naming the field.
+    // one says what is wrong as data as well, its message naming the field.
     let a = srv
         .post(
             "/api/analyze",
@@ -907,7 +907,12 @@ async fn accounts_sessions_and_http_errors() {
         .post("/api/analyze", None, Some(&json!({"fen": "7/7 x"})))
         .await
         .json();
-    assert_eq!(e["error"]["code"], "bad_request", "{e}");
+    assert_eq!(e["error"]["code"], "bad_jfen", "{e}");
+    assert_eq!(
+        e["error"]["message"],
+        "invalid JFEN (board field, at character 4): 2 ranks, expected 9"
+    );
+    assert_eq!(e["error"]["syntax"], json!({"code": "ranks", "n": "2"}));
     assert!(e["error"]["problems"].is_null(), "{e}");
     // The WebSocket needs a session and a matching Origin.
     assert!(

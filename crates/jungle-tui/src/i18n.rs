@@ -329,18 +329,25 @@ pub fn why_text(lang: Lang, code: &str, params: &[(&str, &str)]) -> Option<Strin
     coded_text(lang, "why_", code, params)
 }
 
-/// What makes a position invalid, for people: the catalogue's `position_…` entry of each of its
-/// problems ([`jungle::PositionProblem::code`], facts named as in [`why_text`]) after "Bad
-/// position: ", e.g. "局面有误：红方的狮在 b4 的水里（只有鼠能下水）"; a problem the catalogue does
-/// not know is given in the rules library's English.
-pub fn invalid_position_text(lang: Lang, e: &jungle::PositionError) -> String {
-    let said: Vec<String> = e
-        .problems
-        .iter()
-        .map(|p| {
-            report_text(lang, "position_", p.code(), &p.params()).unwrap_or_else(|| p.to_string())
-        })
-        .collect();
+/// Why a JFEN was refused, for people, after "Bad position: ": for a text that is not JFEN the
+/// catalogue's `jfen_…` entry ([`jungle::ParseJfenError::code`]), for an invalid position the
+/// `position_…` entry of each of its problems ([`jungle::PositionProblem::code`], facts named as
+/// in [`why_text`]), e.g. "局面有误：红方的狮在 b4 的水里（只有鼠能下水）"; a code the catalogue
+/// does not know is given in the rules library's English.
+pub fn invalid_jfen_text(lang: Lang, e: &jungle::JfenError) -> String {
+    let said: Vec<String> = match e {
+        jungle::JfenError::Syntax(e) => {
+            vec![report_text(lang, "jfen_", e.code(), &e.params()).unwrap_or_else(|| e.to_string())]
+        }
+        jungle::JfenError::Position(e) => e
+            .problems
+            .iter()
+            .map(|p| {
+                report_text(lang, "position_", p.code(), &p.params())
+                    .unwrap_or_else(|| p.to_string())
+            })
+            .collect(),
+    };
     let said = said.join(entry(lang, "list_separator"));
     fill(entry(lang, "bad_fen_detail"), &[("msg", &said)])
 }

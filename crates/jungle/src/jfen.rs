@@ -45,7 +45,9 @@ impl fmt::Display for JfenField {
     }
 }
 
-/// A JFEN syntax error: the field and the character position (0-based, in chars) at fault.
+/// A JFEN syntax error: the field and the character position (0-based, in chars) at fault, and
+/// what is wrong there as data ([`ParseJfenError::code`], [`ParseJfenError::params`]), so that
+/// programs can say it in their own words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseJfenError {
     /// The field at fault.
@@ -53,7 +55,147 @@ pub struct ParseJfenError {
     /// The character offset in the whole text.
     pub position: usize,
     /// What is wrong.
-    pub message: String,
+    pub kind: JfenSyntax,
+}
+
+/// What makes a text not JFEN (RULES §10).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JfenSyntax {
+    /// Longer than [`MAX_JFEN_LEN`] bytes.
+    TooLong,
+    /// Nothing but spaces.
+    Empty,
+    /// Only the board: the side to move is missing.
+    MissingTurn,
+    /// Three fields: one counter without the other.
+    MissingMoveNumber,
+    /// A fifth field.
+    ExtraField {
+        /// The field's text.
+        text: String,
+    },
+    /// Not 9 ranks.
+    Ranks {
+        /// How many ranks the board has.
+        n: usize,
+    },
+    /// A rank with fewer than 7 squares.
+    RankShort {
+        /// The rank, 1 to 9.
+        rank: u8,
+        /// How many squares it has.
+        squares: u8,
+    },
+    /// A rank with more than 7 squares.
+    RankLong {
+        /// The rank, 1 to 9.
+        rank: u8,
+    },
+    /// A character that is neither an animal letter, a digit 1-7 nor `/`.
+    Char {
+        /// The character.
+        ch: char,
+        /// The rank it is on, 1 to 9.
+        rank: u8,
+    },
+    /// A side to move that is not `r`, `b` or `w`.
+    Turn {
+        /// The field's text.
+        found: String,
+    },
+    /// A counter that is not a whole number.
+    Counter {
+        /// The field's text.
+        found: String,
+    },
+    /// The move number is 0.
+    MoveNumberZero,
+}
+
+/// The longest text read as a JFEN, in bytes.
+pub const MAX_JFEN_LEN: usize = 256;
+
+impl JfenSyntax {
+    /// A stable name for what is wrong, for clients' message catalogues: `too_long`, `fields`
+    /// (empty, missing or extra fields), `ranks`, `rank_files` (a rank short or long), `char`,
+    /// `turn`, `counters`, `move_number_zero`.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            JfenSyntax::TooLong => "too_long",
+            JfenSyntax::Empty
+            | JfenSyntax::MissingTurn
+            | JfenSyntax::MissingMoveNumber
+            | JfenSyntax::ExtraField { .. } => "fields",
+            JfenSyntax::Ranks { .. } => "ranks",
+            JfenSyntax::RankShort { .. } | JfenSyntax::RankLong { .. } => "rank_files",
+            JfenSyntax::Char { .. } => "char",
+            JfenSyntax::Turn { .. } => "turn",
+            JfenSyntax::Counter { .. } => "counters",
+            JfenSyntax::MoveNumberZero => "move_number_zero",
+        }
+    }
+
+    /// The facts that go with [`JfenSyntax::code`], as strings: `max` (bytes, `too_long`), `n`
+    /// (ranks), `rank` (1 to 9), `ch` (the character), `found` (the side to move as written).
+    pub fn params(&self) -> Vec<(&'static str, String)> {
+        match self {
+            JfenSyntax::TooLong => vec![("max", MAX_JFEN_LEN.to_string())],
+            JfenSyntax::Ranks { n } => vec![("n", n.to_string())],
+            JfenSyntax::RankShort { rank, .. } | JfenSyntax::RankLong { rank } => {
+                vec![("rank", rank.to_string())]
+            }
+            JfenSyntax::Char { ch, rank } => {
+                vec![("ch", ch.to_string()), ("rank", rank.to_string())]
+            }
+            JfenSyntax::Turn { found } => vec![("found", found.clone())],
+            JfenSyntax::Empty
+            | JfenSyntax::MissingTurn
+            | JfenSyntax::MissingMoveNumber
+            | JfenSyntax::ExtraField { .. }
+            | JfenSyntax::Counter { .. }
+            | JfenSyntax::MoveNumberZero => Vec::new(),
+        }
+    }
+}
+
+impl fmt::Display for JfenSyntax {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JfenSyntax::TooLong => write!(f, "too long to be a JFEN (over {MAX_JFEN_LEN} bytes)"),
+            JfenSyntax::Empty => f.write_str("empty JFEN"),
+            JfenSyntax::MissingTurn => f.write_str("missing the side to move (`r` or `b`)"),
+            JfenSyntax::MissingMoveNumber => {
+                f.write_str("missing the move number (give both counters or neither)")
+            }
+            JfenSyntax::ExtraField { text } => write!(f, "unexpected extra field `{text}`"),
+            JfenSyntax::Ranks { n } => write!(f, "{n} ranks, expected 9"),
+            JfenSyntax::RankShort { rank, squares } => {
+                write!(f, "rank {rank} has {squares} squares, expected 7")
+            }
+            JfenSyntax::RankLong { rank } => write!(f, "rank {rank} has more than 7 squares"),
+            JfenSyntax::Char { ch, .. } => write!(
+                f,
+                "unexpected `{ch}`: expected an animal letter (ELTPDWCR, uppercase Red, lowercase Blue), a digit 1-7 or `/`"
+            ),
+            JfenSyntax::Turn { found } => {
+                write!(f, "expected `r` or `b` (or `w` for Red), found `{found}`")
+            }
+            JfenSyntax::Counter { found } => write!(f, "expected a whole number, found `{found}`"),
+            JfenSyntax::MoveNumberZero => f.write_str("the move number starts at 1"),
+        }
+    }
+}
+
+impl ParseJfenError {
+    /// [`JfenSyntax::code`] of what is wrong.
+    pub const fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
+    /// [`JfenSyntax::params`] of what is wrong.
+    pub fn params(&self) -> Vec<(&'static str, String)> {
+        self.kind.params()
+    }
 }
 
 impl fmt::Display for ParseJfenError {
@@ -63,7 +205,7 @@ impl fmt::Display for ParseJfenError {
             "invalid JFEN ({} field, at character {}): {}",
             self.field,
             self.position + 1,
-            self.message
+            self.kind
         )
     }
 }
@@ -119,11 +261,11 @@ impl Jfen {
     }
 }
 
-fn err(field: JfenField, position: usize, message: impl Into<String>) -> ParseJfenError {
+fn err(field: JfenField, position: usize, kind: JfenSyntax) -> ParseJfenError {
     ParseJfenError {
         field,
         position,
-        message: message.into(),
+        kind,
     }
 }
 
@@ -131,8 +273,8 @@ impl FromStr for Jfen {
     type Err = ParseJfenError;
 
     fn from_str(text: &str) -> Result<Jfen, ParseJfenError> {
-        if text.len() > 256 {
-            return Err(err(JfenField::Whole, 0, "too long to be a JFEN"));
+        if text.len() > MAX_JFEN_LEN {
+            return Err(err(JfenField::Whole, 0, JfenSyntax::TooLong));
         }
         // Split into fields, remembering each field's character offset.
         let mut fields: Vec<(usize, &str)> = Vec::new();
@@ -152,76 +294,61 @@ impl FromStr for Jfen {
         if let Some(s) = start {
             fields.push((s, &text[byte_start..]));
         }
-        if fields.is_empty() {
-            return Err(err(JfenField::Whole, 0, "empty JFEN"));
-        }
-        if fields.len() == 1 {
-            return Err(err(
-                JfenField::Turn,
-                text.chars().count(),
-                "missing the side to move (`r` or `b`)",
-            ));
-        }
-        if fields.len() == 3 {
-            return Err(err(
-                JfenField::Fullmoves,
-                text.chars().count(),
-                "missing the move number (give both counters or neither)",
-            ));
-        }
-        if fields.len() > 4 {
-            return Err(err(
-                JfenField::Whole,
-                fields[4].0,
-                format!("unexpected extra field `{}`", fields[4].1),
-            ));
+        let end = text.chars().count();
+        match fields.len() {
+            0 => return Err(err(JfenField::Whole, 0, JfenSyntax::Empty)),
+            1 => return Err(err(JfenField::Turn, end, JfenSyntax::MissingTurn)),
+            3 => {
+                return Err(err(
+                    JfenField::Fullmoves,
+                    end,
+                    JfenSyntax::MissingMoveNumber,
+                ))
+            }
+            2 | 4 => {}
+            _ => {
+                let (at, text) = fields[4];
+                let text = text.to_string();
+                return Err(err(JfenField::Whole, at, JfenSyntax::ExtraField { text }));
+            }
         }
         let mut setup = Setup::empty();
         // Board.
         let (board_pos, board) = fields[0];
+        let ranks = board.split('/').count();
         let mut rank: i32 = 8;
         let mut file: u8 = 0;
         for (i, ch) in board.chars().enumerate() {
             let at = board_pos + i;
+            let long = |rank: i32| JfenSyntax::RankLong {
+                rank: rank as u8 + 1,
+            };
             match ch {
                 '/' => {
                     if file != 7 {
-                        return Err(err(
-                            JfenField::Board,
-                            at,
-                            format!("rank {} has {} squares, expected 7", rank + 1, file),
-                        ));
+                        let (rank, squares) = (rank as u8 + 1, file);
+                        let short = JfenSyntax::RankShort { rank, squares };
+                        return Err(err(JfenField::Board, at, short));
                     }
                     rank -= 1;
                     file = 0;
                     if rank < 0 {
-                        return Err(err(JfenField::Board, at, "more than 9 ranks"));
+                        return Err(err(JfenField::Board, at, JfenSyntax::Ranks { n: ranks }));
                     }
                 }
                 '1'..='7' => {
                     file += ch as u8 - b'0';
                     if file > 7 {
-                        return Err(err(
-                            JfenField::Board,
-                            at,
-                            format!("rank {} has more than 7 squares", rank + 1),
-                        ));
+                        return Err(err(JfenField::Board, at, long(rank)));
                     }
                 }
                 _ => {
                     let Some(piece) = Piece::from_char(ch) else {
-                        return Err(err(
-                            JfenField::Board,
-                            at,
-                            format!("unexpected `{ch}`: expected an animal letter (ELTPDWCR, uppercase Red, lowercase Blue), a digit 1-7 or `/`"),
-                        ));
+                        let rank = rank as u8 + 1;
+                        return Err(err(JfenField::Board, at, JfenSyntax::Char { ch, rank }));
                     };
                     if file >= 7 {
-                        return Err(err(
-                            JfenField::Board,
-                            at,
-                            format!("rank {} has more than 7 squares", rank + 1),
-                        ));
+                        return Err(err(JfenField::Board, at, long(rank)));
                     }
                     let sq = Square::from_coords(file, rank as u8).expect("checked bounds");
                     setup.board[sq.index()] = Some(piece);
@@ -229,19 +356,20 @@ impl FromStr for Jfen {
                 }
             }
         }
+        let board_end = board_pos + board.chars().count();
         if rank != 0 {
             return Err(err(
                 JfenField::Board,
-                board_pos + board.chars().count(),
-                format!("only {} ranks, expected 9", 9 - rank),
+                board_end,
+                JfenSyntax::Ranks { n: ranks },
             ));
         }
         if file != 7 {
-            return Err(err(
-                JfenField::Board,
-                board_pos + board.chars().count(),
-                format!("rank 1 has {file} squares, expected 7"),
-            ));
+            let short = JfenSyntax::RankShort {
+                rank: 1,
+                squares: file,
+            };
+            return Err(err(JfenField::Board, board_end, short));
         }
         // Side to move.
         let (turn_pos, turn) = fields[1];
@@ -249,32 +377,22 @@ impl FromStr for Jfen {
             "r" | "R" | "w" | "W" => Color::Red,
             "b" | "B" => Color::Blue,
             other => {
-                return Err(err(
-                    JfenField::Turn,
-                    turn_pos,
-                    format!("expected `r` or `b` (or `w` for Red), found `{other}`"),
-                ));
+                let found = other.to_string();
+                return Err(err(JfenField::Turn, turn_pos, JfenSyntax::Turn { found }));
             }
         };
         if fields.len() == 4 {
-            let (hp, h) = fields[2];
-            setup.halfmoves = h.parse().map_err(|_| {
-                err(
-                    JfenField::Halfmoves,
-                    hp,
-                    format!("expected a whole number of plies, found `{h}`"),
-                )
-            })?;
-            let (fp, fm) = fields[3];
-            setup.fullmoves = fm.parse().map_err(|_| {
-                err(
-                    JfenField::Fullmoves,
-                    fp,
-                    format!("expected a move number, found `{fm}`"),
-                )
-            })?;
+            let counter = |field: JfenField, (at, text): (usize, &str)| {
+                text.parse::<u32>().map_err(|_| {
+                    let found = text.to_string();
+                    err(field, at, JfenSyntax::Counter { found })
+                })
+            };
+            setup.halfmoves = counter(JfenField::Halfmoves, fields[2])?;
+            setup.fullmoves = counter(JfenField::Fullmoves, fields[3])?;
             if setup.fullmoves == 0 {
-                return Err(err(JfenField::Fullmoves, fp, "the move number starts at 1"));
+                let at = fields[3].0;
+                return Err(err(JfenField::Fullmoves, at, JfenSyntax::MoveNumberZero));
             }
         }
         Ok(Jfen(setup))

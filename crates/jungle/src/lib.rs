@@ -38,7 +38,7 @@ pub use bitboard::{Bitboard, Jump, Jumps, JUMPS, NEIGHBORS, REACH};
 pub use color::{ByColor, Color};
 pub use game::{Game, GameError, Ply};
 pub use illegal::Illegal;
-pub use jfen::{Jfen, JfenError, JfenField, ParseJfenError, START_JFEN};
+pub use jfen::{Jfen, JfenError, JfenField, JfenSyntax, ParseJfenError, MAX_JFEN_LEN, START_JFEN};
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use outcome::{Outcome, Termination};
 pub use perft::{perft, perft_divide};

@@ -316,6 +316,39 @@ fn jfen_errors_name_field_and_position() {
 }
 
 #[test]
+fn jfen_errors_say_what_is_wrong_as_data() {
+    // Each syntax error has a stable code and its facts, for clients' catalogues (`jfen_<code>`).
+    let check = |text: &str, code: &str, params: &[(&str, &str)]| {
+        let e = text.parse::<Jfen>().expect_err(text);
+        assert_eq!(e.code(), code, "{text}: {e}");
+        let got = e.params();
+        let got: Vec<(&str, &str)> = got.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        assert_eq!(got, params, "{text}: {e}");
+        // The English text says it too, with the field and position.
+        assert!(e.to_string().starts_with("invalid JFEN ("), "{e}");
+    };
+    let board = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L";
+    check(&"7/".repeat(200), "too_long", &[("max", "256")]);
+    check("   ", "fields", &[]);
+    check(board, "fields", &[]);
+    check(&format!("{board} r 0"), "fields", &[]);
+    check(&format!("{board} r 0 1 x"), "fields", &[]);
+    check("7/7/7/7/7/7/7/7 r", "ranks", &[("n", "8")]);
+    check(&format!("{board}/7/7 r"), "ranks", &[("n", "11")]);
+    let short_8 = "l5t/1d3c/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r";
+    check(short_8, "rank_files", &[("rank", "8")]);
+    let long_1 = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T6L r";
+    check(long_1, "rank_files", &[("rank", "1")]);
+    let short_1 = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5 r";
+    check(short_1, "rank_files", &[("rank", "1")]);
+    let bad_char = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3x1/T5L r";
+    check(bad_char, "char", &[("ch", "x"), ("rank", "2")]);
+    check(&format!("{board} 红"), "turn", &[("found", "红")]);
+    check(&format!("{board} r -1 1"), "counters", &[]);
+    check(&format!("{board} r 0 0"), "move_number_zero", &[]);
+}
+
+#[test]
 fn invalid_positions_list_every_problem() {
     // RULES §10: an invalid position is rejected with a clear message naming every problem:
     // two Red lions, a piece on its own den, a non-rat in water, both sides finished.
