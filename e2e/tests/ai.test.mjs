@@ -93,9 +93,35 @@ test('a guest plays the computer to the end', async () => {
   await dlg.waitFor();
   const text = await dlg.innerText();
   assert.match(text, /(Red|Blue) wins|Draw/);
-  assert.match(text, /entered the den|took every animal|could not move|resignation|100 rounds/);
+  const reason = /entered the den|every animal of one side taken|one side could not move|resignation|100 rounds/;
+  assert.match(text, reason);
   await shot(page, 'vs-ai-end');
-  assert.equal(await page.locator('[data-test=status]').innerText().then((s) => /—/.test(s)), true);
+  // The status line says the result with its reason: "Red wins (entered the den)".
+  const status = await page.locator('[data-test=status]').innerText();
+  assert.match(status, /^(Red wins|Blue wins|Draw) \(/);
+  assert.match(status, reason);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a move that is not allowed says why, clicked or typed, in the player\'s language', async () => {
+  const { page } = await openPlayer(browser, { locale: 'zh-CN' });
+  await startAi(page, 'red');
+  await page.locator('.board [data-sq="c3"].movable').waitFor();
+  // The wolf on c3 clicked into the water beside it: the server refuses and says why.
+  await page.locator('.board [data-sq="c3"]').click();
+  await page.locator('.board [data-sq="c4"]').click();
+  await page.locator('.toast.error', { hasText: '这步棋不能走：只有鼠能下水' }).waitFor();
+  // Typed: a square it cannot reach.
+  await page.fill('#move-input', 'c3c5');
+  await page.press('#move-input', 'Enter');
+  await page.locator('.toast.error', { hasText: '这步棋不能走：c3 的狼走不到 c5' }).waitFor();
+  // A click on one of its own animals only selects that one.
+  await page.evaluate(() => document.querySelectorAll('.toast').forEach((el) => el.remove()));
+  await page.locator('.board [data-sq="c3"]').click();
+  await page.locator('.board [data-sq="e3"]').click();
+  await page.locator('.board [data-sq="e3"].selected').waitFor();
+  assert.equal(await page.locator('.toast.error').count(), 0);
+  assert.equal(await moveCount(page), 0);
   assert.deepEqual(page.errors, []);
 });
 
@@ -105,7 +131,9 @@ test('a hint against the computer marks a legal move of your own, which you can 
   assert.equal(await page.getAttribute('[data-test=hint]', 'aria-keyshortcuts'), 'H');
   // The key H asks, as the button does.
   await page.keyboard.press('h');
-  await page.locator('#toasts .toast', { hasText: 'Hint: ' }).waitFor();
+  const hint = await page.locator('#toasts .toast', { hasText: 'Hint: ' }).innerText();
+  // In English the animal is named by its letter.
+  assert.match(hint, /^Hint: [ELTPDWCR][a-g][1-9]-[a-g][1-9]$/);
   const marked = await page.locator('.board .sq.hint').evaluateAll((els) => els.map((e) => ({
     sq: e.dataset.sq, red: Boolean(e.querySelector('.piece.red')), label: e.getAttribute('aria-label'),
   })));

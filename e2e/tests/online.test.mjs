@@ -96,7 +96,12 @@ test('two players register, pair by challenge link and play to a den win', async
   await bob.page.click('[data-test=abort]');
   await bob.page.locator('dialog.modal[open]').getByText('Abort this game?').waitFor();
   await bob.page.locator('dialog.modal[open] button.primary').click();
-  assert.match(await endingText(alice.page), /Game aborted/);
+  // An aborted game says that it changes nothing, and shows no table of changes.
+  const aborted = await endingText(alice.page);
+  assert.match(aborted, /Game aborted/);
+  assert.match(aborted, /called off before both sides had moved: no result, nothing changes/);
+  assert.equal(await alice.page.locator('dialog.modal[open] table.changes').count(), 0);
+  assert.equal(await alice.page.locator('[data-test=status]').first().innerText(), 'Game aborted');
   await closeDialog(alice.page);
   await closeDialog(bob.page);
   await alice.page.goto(`${BASE}/#/g/${encodeURIComponent(idA)}`);
@@ -214,6 +219,26 @@ test('the lobby pairs a seek; a dropped connection comes back by itself; a draw 
   await red.page.goto(`${BASE}/#/leaderboard`);
   await red.page.locator('table.games tbody tr').first().waitFor();
   assert.equal(await red.page.locator('table.games tbody td.error').count(), 0);
+  assert.deepEqual(alice.page.errors, []);
+  assert.deepEqual(bob.page.errors, []);
+});
+
+test('quick pairing from the home screen waits in the lobby, and leaving it withdraws the seek', async () => {
+  for (const [p, hash] of [[bob.page, '#/lobby'], [alice.page, '#/']]) {
+    await p.goto(`${BASE}/${hash}`);
+    const dlg = p.locator('dialog.modal[open]');
+    if (await dlg.count()) await dlg.locator('button.primary').click();
+  }
+  const name = await alice.page.locator('[data-test=me]').innerText();
+  await alice.page.click('[data-test=quick-blitz]');
+  await alice.page.waitForURL((u) => u.hash === '#/lobby');
+  // The lobby hears the server's answer: the waiting note shows, and the seek is listed.
+  await alice.page.locator('.toast', { hasText: 'waiting for an opponent' }).first().waitFor();
+  const aliceSeek = bob.page.locator('table.seeks tr[data-seek]', { hasText: name });
+  await aliceSeek.waitFor();
+  // Back on the home screen, the seek is gone for everyone.
+  await alice.page.goto(`${BASE}/#/`);
+  await aliceSeek.waitFor({ state: 'detached' });
   assert.deepEqual(alice.page.errors, []);
   assert.deepEqual(bob.page.errors, []);
 });

@@ -18,6 +18,9 @@ test('the language follows the browser, switches, and is remembered', async () =
   await page.selectOption('#lang-select', 'en');
   await page.locator('h1', { hasText: 'Jungle (Dou Shou Qi)' }).waitFor();
   assert.equal(await page.locator('[data-test=start-ai]').innerText(), 'Start');
+  // The window's title: the home screen's heading alone, other screens' before the site's name
+  // (below).
+  assert.equal(await page.title(), 'Jungle (Dou Shou Qi)');
   const nav = await page.locator('header nav').innerText();
   assert.match(nav, /Lobby/);
   assert.doesNotMatch(nav, /[\u4e00-\u9fff]/);
@@ -39,8 +42,12 @@ test('the language follows the browser, switches, and is remembered', async () =
   const me = await page.evaluate(() => window.jungle.store.user.name);
   await page.goto(`${BASE}/#/u/${encodeURIComponent(me)}`);
   await page.locator('[data-test=level]', { hasText: '入門' }).waitFor();
+  await page.goto(`${BASE}/#/lobby`);
+  await page.locator('h1', { hasText: '大廳' }).waitFor();
+  assert.equal(await page.title(), '大廳 · 鬥獸棋');
   await page.goto(`${BASE}/#/`);
   await page.waitForSelector('[data-test=start-hotseat]');
+  assert.equal(await page.title(), '鬥獸棋');
 
   // The board speaks the language too: a hotseat game in Traditional Chinese.
   await page.click('[data-test=start-hotseat]');
@@ -230,24 +237,31 @@ test('the analysis board: load a position, moves checked by the server, evaluati
   assert.equal(await lines.nth(0).locator('b').textContent(), score);
   const firsts = await lines.locator('.pv').evaluateAll((els) => els.map((e) => e.textContent.split(' ')[0]));
   assert.equal(new Set(firsts).size, 3, firsts.join(' / '));
-  assert.ok(firsts.every((m) => /^\p{Script=Han}[a-g][1-9]-[a-g][1-9]$/u.test(m)), firsts.join(' / '));
+  // In English the animals are named by their letters, as in the move list.
+  assert.ok(firsts.every((m) => /^[ELTPDWCR][a-g][1-9]-[a-g][1-9]$/.test(m)), firsts.join(' / '));
   await shot(page, 'analysis-lines');
   // Legal destinations come from the server's answer: the elephant on a3 may step to a4, not a5.
   await page.locator('.board [data-sq="a3"]').click();
   await page.locator('.board [data-sq="a4"].dest').waitFor();
   assert.equal(await page.locator('.board [data-sq="a5"].dest').count(), 0);
   assert.ok(await page.locator('.board .sq.movable').count() > 0);
-  await page.locator('.board [data-sq="a3"]').click();
-  // A move the server refuses (the elephant cannot jump two squares) changes nothing.
-  await page.fill('#an-move', 'a3a5');
-  await page.press('#an-move', 'Enter');
-  await page.locator('.toast.error').first().waitFor();
+  // A click on a square the selected animal cannot go to: the server says why.
+  await page.locator('.board [data-sq="a5"]').click();
+  await page.locator('.toast.error', { hasText: 'That move is not allowed: the elephant on a3 cannot reach a5' }).waitFor();
+  // The same typed, in either form: refused, explained, and nothing changes.
+  for (const typed of ['a3a5', 'Ea5']) {
+    await page.evaluate(() => document.querySelectorAll('.toast').forEach((el) => el.remove()));
+    await page.fill('#an-move', typed);
+    await page.press('#an-move', 'Enter');
+    await page.locator('.toast.error', { hasText: 'That move is not allowed: the elephant on a3 cannot reach a5' }).waitFor();
+  }
   assert.equal(await page.locator('.board [data-sq="a3"] .piece.red[data-role="E"]').count(), 1);
   // A legal one is played.
   await page.fill('#an-move', 'Ea4');
   await page.press('#an-move', 'Enter');
   await page.locator('.board [data-sq="a4"] .piece.red[data-role="E"]').waitFor();
   assert.match(await page.locator('#fen-input').inputValue(), / b 1 1$/);
+  assert.equal(await page.locator('.side-col .moves li').innerText(), 'Ea3-a4');
   // A bad JFEN is refused with a message.
   await page.fill('#fen-input', 'not a position');
   await page.press('#fen-input', 'Enter');

@@ -26,6 +26,9 @@ let cleanup = null;
 let connState = 'closed';
 // Set when this tab asked the server to start a game, so that the `game` answer opens it.
 let expectingGame = false;
+// A lobby request made elsewhere (the home screen's quick pairing), for the lobby to send once
+// it is open.
+let lobbyRequest = null;
 
 function levelName(level) {
   const l = store.levels.find((x) => x.level === level);
@@ -101,8 +104,13 @@ async function logout() {
 // ---------- screens ----------
 
 function tcSelect(id, withNone) {
+  const untimed = (tc) => !tc || (!tc.clock_s && !tc.move_s);
+  // "No clock" stands for every untimed preset where it is offered; an untimed preset's name
+  // needs no "(unlimited)" after it.
+  const presets = store.presets.filter((p) => !(withNone && untimed(p.tc)));
   // A calm default for people new to the game: rapid when the server offers it.
-  const opts = store.presets.map((p) => h('option', { value: p.id, selected: p.id === 'rapid' }, `${t(`preset_${p.id}`, {}, p.id)} (${fmtTc(p.tc)})`));
+  const opts = presets.map((p) => h('option', { value: p.id, selected: p.id === 'rapid' },
+    untimed(p.tc) ? t(`preset_${p.id}`, {}, p.id) : t('parenthesized', { text: t(`preset_${p.id}`, {}, p.id), note: fmtTc(p.tc) })));
   if (withNone) opts.unshift(h('option', { value: '' }, t('tc_none')));
   return h('select', { id }, opts);
 }
@@ -163,7 +171,7 @@ function home(root) {
         h('h2', { id: 'h-on' }, t('play_online')),
         h('p', {}, t('online_lead')),
         h('div', { class: 'quick' }, store.presets.map((p) => h('button', {
-          type: 'button', 'data-test': `quick-${p.id}`, onclick: () => { startGame({ t: 'quick', tc: p.tc }); location.hash = '#/lobby'; },
+          type: 'button', 'data-test': `quick-${p.id}`, onclick: () => { lobbyRequest = { t: 'quick', tc: p.tc }; location.hash = '#/lobby'; },
         }, t(`preset_${p.id}`, {}, p.id), h('small', {}, fmtTc(p.tc))))),
         h('a', { class: 'button', href: '#/lobby' }, t('open_lobby'))),
     ),
@@ -212,6 +220,10 @@ function lobby(root) {
     if (m.t === 'welcome') socket.send({ t: 'lobby' });
   });
   socket.send({ t: 'lobby' });
+  // A quick pairing asked for on the home screen: sent now that the lobby hears its answer (the
+  // waiting note, and the seek it withdraws on leaving).
+  if (lobbyRequest) startGame(lobbyRequest);
+  lobbyRequest = null;
 
   root.replaceChildren(h('div', { class: 'lobby' },
     h('h1', {}, t('nav_lobby')),
@@ -256,7 +268,7 @@ function challenge(root, id) {
     lead.textContent = t('challenge_from', { name: c.user });
     terms.replaceChildren(
       h('dt', {}, t('time_control')), h('dd', {}, fmtTc(c.tc)),
-      h('dt', {}, t('rated')), h('dd', {}, c.rated ? t('rated') : t('casual')),
+      h('dt', {}, t('mode')), h('dd', {}, c.rated ? t('rated') : t('casual')),
       h('dt', {}, t('your_color')), h('dd', { 'data-test': 'challenge-color' }, t(mine === 'random' ? 'random_color' : mine)));
     accept.hidden = false;
   }, (e) => {
@@ -265,10 +277,18 @@ function challenge(root, id) {
   });
 }
 
+/**
+ * A table that scrolls sideways inside its own box where the screen is too narrow for it, its
+ * words kept whole (a two-character heading is not broken into two lines).
+ */
+function scrolling(table) {
+  return h('div', { class: 'table-scroll' }, table);
+}
+
 async function watchList(root) {
   const body = h('tbody', {});
   root.replaceChildren(h('div', {}, h('h1', {}, t('nav_watch')),
-    h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('red'), t('blue'), t('time_control'), t('plies'), ''].map((x) => h('th', { scope: 'col' }, x)))), body)));
+    scrolling(h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('red'), t('blue'), t('time_control'), t('plies'), ''].map((x) => h('th', { scope: 'col' }, x)))), body))));
   try {
     const { games } = await api('GET', '/api/games?status=live');
     const name = (p) => (p.ai_level ? t('ai_name', { level: p.ai_level }) : p.name);
@@ -318,14 +338,14 @@ async function profile(root, name) {
   }
   more.onclick = loadGames;
   root.replaceChildren(h('div', { class: 'profile' },
-    h('h1', {}, user.name, user.guest ? h('small', {}, ` (${t('guest')})`) : null),
+    h('h1', {}, user.name, user.guest ? h('small', {}, t('parenthesized', { text: '', note: t('guest') })) : null),
     h('dl', { class: 'stats' },
       stat(t('score'), user.score, 'score'), stat(t('level'), `${user.level} · ${levelName(user.level)}`, 'level'),
       stat(t('coins'), user.coins, 'coins'), stat(t('rating'), `${Math.round(user.rating)} ± ${Math.round(user.rd || 0)}`, 'rating'),
       stat(t('games'), user.games, 'games'), stat(t('wins_losses_draws'), `${user.wins} / ${user.losses} / ${user.draws}`, 'wld'),
       stat(t('escapes'), user.escapes, 'escapes'), stat(t('disconnects'), user.disconnects, 'disconnects')),
     h('h2', {}, t('game_history')),
-    h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('date'), t('color'), t('opponent'), t('result'), t('reason'), ''].map((x) => h('th', { scope: 'col' }, x)))), hist),
+    scrolling(h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('date'), t('color'), t('opponent'), t('result'), t('reason'), ''].map((x) => h('th', { scope: 'col' }, x)))), hist)),
     more));
   loadGames();
 }
@@ -333,7 +353,7 @@ async function profile(root, name) {
 async function leaderboard(root) {
   const body = h('tbody', {});
   root.replaceChildren(h('div', {}, h('h1', {}, t('nav_leaderboard')),
-    h('table', { class: 'games' }, h('thead', {}, h('tr', {}, ['#', t('player'), t('level'), t('score'), t('rating'), t('games')].map((x) => h('th', { scope: 'col' }, x)))), body)));
+    scrolling(h('table', { class: 'games' }, h('thead', {}, h('tr', {}, ['#', t('player'), t('level'), t('score'), t('rating'), t('games')].map((x) => h('th', { scope: 'col' }, x)))), body))));
   try {
     const { users } = await api('GET', '/api/leaderboard');
     body.replaceChildren(...(users.length ? users.map((u, i) => h('tr', {},
@@ -403,8 +423,10 @@ function route() {
     default: root.replaceChildren(h('p', {}, t('err_not_found')));
   }
   cleanup = typeof c === 'function' ? c : null;
+  // The screen's heading, then the site's name; the home screen's heading is the name itself.
   const h1 = root.querySelector('h1');
-  document.title = `${h1 ? `${h1.textContent} · ` : ''}${t('app_name')}`;
+  if (parts[0] === undefined) document.title = t('home_title');
+  else document.title = h1 ? `${h1.textContent} · ${t('app_name')}` : t('app_name');
   // Screen readers start reading the new screen from the top; keyboard users tab on from there.
   if (document.body.dataset.ready === '1' && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
   document.querySelector('.skip').textContent = t('skip_to_content');

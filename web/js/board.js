@@ -34,14 +34,18 @@ function terrainSvg(kind) {
 export class Board {
   /**
    * @param {HTMLElement} el container
-   * @param {{onMove?: (move: string) => void, onForbidden?: (why: object) => void}} opts
+   * @param {{onMove?: (move: string) => void, onForbidden?: (why: object) => void,
+   *   onRefused?: (move: string) => void}} opts
    *   `onForbidden` hears of a move tried that the game's history forbids (the server's
-   *   `forbidden`: RULES §7), with why.
+   *   `forbidden`: RULES §7), with why; `onRefused` of any other move tried that is not legal
+   *   (the selected animal to a square that is not one of its destinations nor holds an animal
+   *   of its own side), for the caller to have the server say why.
    */
   constructor(el, opts = {}) {
     this.el = el;
     this.onMove = opts.onMove || (() => {});
     this.onForbidden = opts.onForbidden || (() => {});
+    this.onRefused = opts.onRefused || (() => {});
     this.state = { pos: null, legal: [], forbidden: {}, orientation: 'red', lastMove: null, movable: null, showRanks: false, hint: null };
     this.selected = null;
     this.focusSq = 'd1';
@@ -88,6 +92,19 @@ export class Board {
       if (m) return f[m];
     }
     return null;
+  }
+
+  /**
+   * The move from `from` to `to` when it is neither legal, nor forbidden by the history, nor a
+   * click on an animal of the side to move (which selects it or its neighbour instead): a move the
+   * server refuses and explains. Null otherwise.
+   */
+  refusedMove(from, to) {
+    const { pos } = this.state;
+    if (!from || !to || from === to || !this.canMove() || this.destinations(from).includes(to)) return null;
+    const there = pos.board.get(to);
+    if (there && there.color === pos.turn) return null;
+    return this.forbiddenMoves()[from + to] ? null : from + to;
   }
 
   /** The moves the game's history forbids (the server's `forbidden`), while the board may move. */
@@ -209,6 +226,7 @@ export class Board {
       return;
     }
     const why = this.forbiddenWhy(sq);
+    const refused = this.refusedMove(this.selected, sq);
     if (sq !== this.selected && this.destinations(sq).length) {
       this.selected = sq;
     } else {
@@ -217,6 +235,7 @@ export class Board {
     this.render();
     this.refocus();
     if (why) this.onForbidden(why);
+    else if (refused) this.onRefused(refused);
   }
 
   refocus() {
@@ -283,7 +302,9 @@ export class Board {
     } else {
       this.render();
       const why = to && this.forbiddenMoves()[d.from + to];
+      const refused = this.refusedMove(d.from, to);
       if (why) this.onForbidden(why);
+      else if (refused) this.onRefused(refused);
     }
   }
 

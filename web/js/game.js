@@ -2,7 +2,7 @@
 
 import { Board, animalChar, pieceHtml } from './board.js';
 import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen, JfenError } from './jfen.js';
-import { t, lang, whyText, illegalText, errText, jfenText } from './i18n.js';
+import { t, lang, illegalText, errText, jfenText } from './i18n.js';
 import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText } from './ui.js';
 import { api } from './net.js';
 import * as sound from './sound.js';
@@ -26,14 +26,19 @@ export function displaySan(san) {
   return animalChar(role) + san.slice(1).replace('x', '×');
 }
 
-/** The words for a result: `{title, reason}`. */
+/**
+ * The words for a result: `{title, reason, line}`, the line being both in one ("Red wins
+ * (entered the den)"); an aborted game's line is its title alone.
+ */
 export function resultText(result) {
-  if (!result) return { title: '', reason: '' };
-  let title;
-  if (result.reason === 'aborted') title = t('result_aborted');
-  else if (!result.winner) title = t('result_draw');
-  else title = t('result_wins', { side: t(result.winner) });
-  return { title, reason: t(`reason_${String(result.reason).replace('-', '_')}`) };
+  if (!result) return { title: '', reason: '', line: '' };
+  if (result.reason === 'aborted') {
+    const title = t('result_aborted');
+    return { title, reason: t('reason_aborted'), line: title };
+  }
+  const title = result.winner ? t('result_wins', { side: t(result.winner) }) : t('result_draw');
+  const reason = t(`reason_${String(result.reason).replace('-', '_')}`);
+  return { title, reason, line: t('parenthesized', { text: title, note: reason }) };
 }
 
 function playerName(p) {
@@ -79,6 +84,9 @@ export function mountGame(root, id, ctx) {
     onMove: (m) => sendMove(m),
     // A move the rules' §7 forbids: say why rather than ignoring the click.
     onForbidden: (why) => toast(illegalText(why), 'error'),
+    // Any other move that is not legal: the server refuses it and says why (its `illegal_move`
+    // error, shown in the player's language like every refusal).
+    onRefused: (m) => sendMove(m),
   });
   const top = h('div', { class: 'player top' });
   const bottom = h('div', { class: 'player bottom' });
@@ -138,7 +146,7 @@ export function mountGame(root, id, ctx) {
         toast(t('hint_is', { move: lineText([move], currentPos()) }));
       }
     } catch (e) {
-      toast(t('err_generic', { msg: e.message }), 'error');
+      toast(errText(e), 'error');
     } finally {
       hintBusy = false;
       render();
@@ -176,8 +184,11 @@ export function mountGame(root, id, ctx) {
     const r = resolveTyped(input.value, positions[positions.length - 1], g.legal || []);
     const why = r.move && (g.forbidden || {})[r.move];
     if (r.error) {
-      toast(why ? illegalText(why) : t(r.error), 'error');
       input.setAttribute('aria-invalid', 'true');
+      // A readable move that is not legal goes to the server, which says why; a move §7
+      // forbids is explained at once.
+      if (r.error === 'move_illegal' && r.move && !why) sendMove(r.move);
+      else toast(why ? illegalText(why) : t(r.error), 'error');
       return;
     }
     input.removeAttribute('aria-invalid');
@@ -277,8 +288,7 @@ export function mountGame(root, id, ctx) {
   function statusText() {
     if (!g) return t('loading');
     if (g.status !== 'live') {
-      const r = resultText(g.result);
-      return `${r.title} — ${r.reason}`;
+      return resultText(g.result).line;
     }
     const me = myColor();
     if (g.you === 'both') return t('turn_of', { side: t(g.turn) });
@@ -329,7 +339,7 @@ export function mountGame(root, id, ctx) {
         try {
           copyText(await api('GET', `/api/games/${encodeURIComponent(id)}/record`), t('game_record'));
         } catch (e) {
-          toast(t('err_generic', { msg: e.message }), 'error');
+          toast(errText(e), 'error');
         }
       }, 'copy-record'));
       if (!live) items.push(btn(t('analysis'), () => { analysisOn = !analysisOn; render(); }, 'analysis', { 'aria-pressed': String(analysisOn) }));
@@ -465,7 +475,8 @@ export function mountGame(root, id, ctx) {
     const me = myColor();
     const body = h('div', { class: 'ending' }, h('p', { class: 'reason', 'data-test': 'end-reason' }, r.reason));
     if (me && result.winner) body.prepend(h('p', { class: `verdict ${result.winner === me ? 'win' : 'loss'}` }, result.winner === me ? t('you_won') : t('you_lost')));
-    const seats = me ? [me] : ['red', 'blue'];
+    // An aborted game changes nothing: no table of changes.
+    const seats = result.reason === 'aborted' ? [] : me ? [me] : ['red', 'blue'];
     for (const c of seats) {
       const ch = changes && changes[c];
       if (!ch) continue;
@@ -569,7 +580,7 @@ export function mountGame(root, id, ctx) {
         viewPly = positions.length - 1;
         ended = msg;
         sound.play('end');
-        announce(`${resultText(msg.result).title}. ${resultText(msg.result).reason}`);
+        announce(resultText(msg.result).line);
         render();
         showEnding(msg.result, msg.changes);
         break;
@@ -616,7 +627,10 @@ export function mountGame(root, id, ctx) {
       setGame(r.game);
     }
   }).catch((e) => {
-    if (!destroyed && !g) status.textContent = e.status === 404 ? t('err_not_found') : t('err_generic', { msg: e.message });
+    if (destroyed || g) return;
+    // No such game: say so instead of an empty board.
+    if (e.status === 404) root.replaceChildren(h('p', { class: 'error', 'data-test': 'status' }, t('err_not_found')));
+    else status.textContent = errText(e);
   });
 
   return () => {
@@ -630,8 +644,7 @@ export function mountGame(root, id, ctx) {
 
 /** The result of a finished analysed position, as elements. */
 function resultView(result) {
-  const { title, reason } = resultText(result);
-  return [h('div', { class: 'eval-score', 'data-test': 'eval-result' }, `${t('game_over_position')}: ${title} (${reason})`)];
+  return [h('div', { class: 'eval-score', 'data-test': 'eval-result' }, t('labelled', { label: t('game_over_position'), text: resultText(result).line }))];
 }
 
 /** A score as text for the side to move in `pos`: `+1.25`, or who enters the den in how many. */
@@ -641,13 +654,17 @@ function scoreText(score, pos) {
   return `${score.cp > 0 ? '+' : ''}${((score.cp || 0) / 100).toFixed(2)}`;
 }
 
-/** A line of moves from `pos` as the animals' characters and squares (`鼠g3-g4`). */
+/**
+ * A line of moves from `pos` as the animals and squares, the animal named as the move list
+ * names it: its character in Chinese (`鼠g3-g4`), its letter in English (`Rg3-g4`).
+ */
 function lineText(pv, pos) {
   let p = pos;
   return (pv || []).map((m) => {
     const piece = m !== '--' ? p.board.get(m.slice(0, 2)) : null;
     p = applyMove(p, m);
-    return piece ? `${animalChar(piece.role)}${m.slice(0, 2)}-${m.slice(2)}` : t('pass_short');
+    if (!piece) return t('pass_short');
+    return `${lang() === 'en' ? piece.role : animalChar(piece.role)}${m.slice(0, 2)}-${m.slice(2)}`;
   }).join(' ');
 }
 
@@ -659,10 +676,11 @@ const LINE_MOVES = 8;
  * best moves when it has several.
  */
 function evalView(r, pos) {
-  const head = h('div', { class: 'eval-score', 'data-test': 'eval' }, `${t('evaluation')}: ${scoreText(r.score, pos)}`,
-    h('small', {}, ` (${t('eval_for', { side: t(pos.turn) })}, ${t('depth_n', { n: r.depth || 0 })})`));
+  const about = [t('eval_for', { side: t(pos.turn) }), t('depth_n', { n: r.depth || 0 })].join(t('comma'));
+  const head = h('div', { class: 'eval-score', 'data-test': 'eval' }, t('labelled', { label: t('evaluation'), text: scoreText(r.score, pos) }),
+    h('small', {}, t('parenthesized', { text: '', note: about })));
   const lines = r.lines || [];
-  if (lines.length <= 1) return [head, h('div', { class: 'pv', 'data-test': 'pv' }, `${t('best_line')}: ${lineText(r.pv, pos) || '—'}`)];
+  if (lines.length <= 1) return [head, h('div', { class: 'pv', 'data-test': 'pv' }, t('labelled', { label: t('best_line'), text: lineText(r.pv, pos) || '—' }))];
   // Several lines asked for: the best moves (the first is the best line), each with its score
   // and the start of its line.
   return [head, h('div', { class: 'lines-head' }, t('best_moves')),
@@ -708,7 +726,7 @@ export function mountAnalysis(root, params) {
       // The server checks the move and answers the legal moves after it.
       r = await api('POST', '/api/analyze', { fen: startFen, moves: next, ms: 10 });
     } catch (e) {
-      toast(e.status === 400 ? `${t('move_illegal')} (${whyText(e.why) || e.message})` : e.status === 0 ? t('err_network') : t('err_generic', { msg: e.message || e.code }), 'error');
+      toast(errText(e), 'error');
       return;
     }
     moves = next;
@@ -717,6 +735,8 @@ export function mountAnalysis(root, params) {
   }
 
   board.onMove = (m) => tryMove(m);
+  // A move that is not legal goes to the server too, which says why.
+  board.onRefused = (m) => tryMove(m);
 
   function showLegal(list) {
     legal = list;
@@ -728,7 +748,7 @@ export function mountAnalysis(root, params) {
     const pos = positions[positions.length - 1];
     legal = known || [];
     board.set({ pos, legal, movable: pos.turn, orientation: 'red', lastMove: moves[moves.length - 1] || null });
-    list.replaceChildren(...moves.map((m) => h('li', {}, m)));
+    list.replaceChildren(...moves.map((m, i) => h('li', {}, lineText([m], positions[i]))));
     fenInput.value = printJfen(pos);
     const my = ++seq;
     evalBox.replaceChildren(h('span', {}, t('thinking')));
@@ -764,7 +784,7 @@ export function mountAnalysis(root, params) {
         let m = /^[a-g][1-9][a-g][1-9]$/i.test(text) ? text.toLowerCase() : null;
         if (!m) {
           const r = resolveTyped(text, pos, legal);
-          if (r.error) { toast(t(r.error), 'error'); return; }
+          if (r.error && !(r.error === 'move_illegal' && r.move)) { toast(t(r.error), 'error'); return; }
           m = r.move;
         }
         moveInput.value = '';

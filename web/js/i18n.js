@@ -113,7 +113,8 @@ export function illegalText(why) {
 
 /** A translated error text for an API or WebSocket error code, with the server's words as fallback. */
 export function errText(e) {
-  if (e.code === 'illegal_move' && whyText(e.why)) return illegalText(e.why);
+  // A refused move says why (`illegal_move` on the WebSocket, `bad_request` with `why` over HTTP).
+  if (whyText(e.why)) return illegalText(e.why);
   if (e.code === 'bad_position' && Array.isArray(e.problems)) {
     const said = e.problems.map(problemText);
     if (said.length && said.every(Boolean)) return t('bad_fen_detail', { msg: said.join(t('list_separator')) });

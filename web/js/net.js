@@ -2,14 +2,17 @@
 
 /** An API error with the server's machine code and English message. */
 export class ApiError extends Error {
-  constructor(status, code, message, why, problems) {
+  /** `details`: the error's data besides its code and message (doc/protocol.md). */
+  constructor(status, code, message, details = {}) {
     super(message || code);
     this.status = status;
     this.code = code;
-    /** Of a refused move: why, as data (doc/protocol.md). */
-    this.why = why || null;
+    /** Of a refused move: why, as data. */
+    this.why = details.why || null;
     /** Of a refused position (`bad_position`): what is wrong with it, as data. */
-    this.problems = problems || null;
+    this.problems = details.problems || null;
+    /** Of a text that is not JFEN (`bad_jfen`): what is wrong with it, as data. */
+    this.syntax = details.syntax || null;
   }
 }
 
@@ -30,7 +33,7 @@ export async function api(method, path, body) {
   const data = type.includes('json') ? await res.json().catch(() => null) : await res.text();
   if (!res.ok) {
     const err = data && data.error ? data.error : {};
-    throw new ApiError(res.status, err.code || `http_${res.status}`, err.message, err.why, err.problems);
+    throw new ApiError(res.status, err.code || `http_${res.status}`, err.message, err);
   }
   return data;
 }

@@ -3,8 +3,8 @@
 //! behaviour is tested by feeding it events.
 
 use crate::i18n::{
-    color_name, illegal_text, reason_text, role_char, server_error_text, termination_text,
-    why_text, Lang, Msg,
+    aborted_text, color_name, illegal_text, reason_text, role_char, server_error_text,
+    termination_text, why_text, Lang, Msg,
 };
 use crate::proto::{send, Clocks, GameResult, GameState, Seat, ServerMsg, Side, Timeouts};
 use jungle::{
@@ -455,6 +455,15 @@ impl App {
 
     /// The result line (winner and reason), once the game is over.
     pub fn result_text(&self) -> Option<String> {
+        if self
+            .online
+            .result
+            .as_ref()
+            .is_some_and(|r| r.reason == "aborted")
+        {
+            // No result at all, and no draw: the title says it ("Game aborted").
+            return Some(aborted_text(self.lang).to_string());
+        }
         let (winner, reason) = if let Some(r) = &self.online.result {
             (r.winner.map(Side::color), reason_text(self.lang, &r.reason))
         } else {

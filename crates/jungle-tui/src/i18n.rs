@@ -89,7 +89,7 @@ impl Lang {
     }
 
     /// `head` with `aside` in parentheses, the way this language writes them (`Red wins (entered
-    /// the den)` / `红方胜（进入对方兽穴）`).
+    /// the den)` / `红方胜（攻入兽穴）`).
     pub fn aside(self, head: &str, aside: impl fmt::Display) -> String {
         if self.is_chinese() {
             format!("{head}（{aside}）")
@@ -272,6 +272,11 @@ pub fn role_char(lang: Lang, r: Role) -> char {
         })
     });
     chars[usize::from(lang == Lang::ZhHant)][r.index()]
+}
+
+/// The result line of an aborted game, "Game aborted" (the browser's title for it).
+pub fn aborted_text(lang: Lang) -> &'static str {
+    entry(lang, "result_aborted")
 }
 
 /// Why a game ended, for people: the catalogue's `reason_…` entry of a wire or rules reason
@@ -640,10 +645,7 @@ mod tests {
         let texts: std::collections::HashSet<_> =
             reasons.iter().map(|r| reason_text(Lang::En, r)).collect();
         assert_eq!(texts.len(), reasons.len());
-        assert_eq!(
-            reason_text(Lang::En, "no-moves"),
-            "the other side could not move"
-        );
+        assert_eq!(reason_text(Lang::En, "no-moves"), "one side could not move");
         assert_eq!(
             reason_text(Lang::ZhHans, "draw-plies"),
             "连续 100 回合没有吃子"

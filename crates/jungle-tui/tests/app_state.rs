@@ -363,7 +363,7 @@ fn results_are_in_the_display_language() {
     let (mut app, _) = App::new(c, now);
     assert_eq!(app.turn_text(), "輪到紅方走");
     type_text(&mut app, now, "d8d9");
-    assert_eq!(app.result_text().as_deref(), Some("紅方勝（進入對方獸穴）"));
+    assert_eq!(app.result_text().as_deref(), Some("紅方勝（攻入獸穴）"));
 }
 
 /// A temporary directory of the test's own, removed with its files when dropped.
@@ -676,6 +676,17 @@ fn online_draw_resign_takeback_and_rematch_keys() {
     assert!(rec.contains("[Result \"0-1\"]"), "{rec}");
     assert!(rec.contains("[Termination \"resign\"]"), "{rec}");
     assert!(rec.contains("[Red \"alice\"]"), "{rec}");
+}
+
+#[test]
+fn an_aborted_online_game_is_neither_won_nor_drawn() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &[], json!({}))), now);
+    let ended =
+        json!({"t":"ended","game":"g1","result":{"winner":null,"reason":"aborted"},"changes":{}});
+    server(&mut app, now, ended);
+    assert_eq!(app.result_text().as_deref(), Some("Game aborted"));
+    assert!(!app.can_move());
 }
 
 #[test]
