@@ -103,6 +103,8 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.equal(await alice.page.locator('dialog.modal[open] table.changes').count(), 0);
   assert.equal(await alice.page.locator('[data-test=status]').first().innerText(), 'Game aborted');
   await closeDialog(alice.page);
+  // Nothing to replay.
+  assert.equal(await alice.page.locator('[data-test=ply]:visible').count(), 0);
   await closeDialog(bob.page);
   await alice.page.goto(`${BASE}/#/g/${encodeURIComponent(idA)}`);
 

@@ -395,7 +395,8 @@ export function mountGame(root, id, ctx) {
   }
 
   function renderReplayBar() {
-    if (!g || isLive()) {
+    // Nothing to step through in a live game, or in one that ended before any move.
+    if (!g || isLive() || positions.length < 2) {
       replayBar.hidden = true;
       return;
     }
@@ -647,7 +648,7 @@ function resultView(result) {
   return [h('div', { class: 'eval-score', 'data-test': 'eval-result' }, t('labelled', { label: t('game_over_position'), text: resultText(result).line }))];
 }
 
-/** A score as text for the side to move in `pos`: `+1.25`, or who enters the den in how many. */
+/** A score as text for the side to move in `pos`: `+1.25`, or who wins in how many. */
 function scoreText(score, pos) {
   score = score || {};
   if (score.den !== undefined && score.den !== null) return t('eval_den', { n: Math.abs(score.den), side: t(score.den > 0 ? pos.turn : OTHER[pos.turn]) });

@@ -46,6 +46,23 @@ enum Command {
     Play(play_cmd::PlayArgs),
 }
 
+/// A usage error of clap's as one line: its first paragraph (what is wrong, with the arguments
+/// missing or the values possible, which clap puts on the lines below), without the usage and tips
+/// that follow.
+fn usage_error_line(text: &str) -> String {
+    let words: Vec<&str> = text
+        .trim_start()
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    if words.is_empty() {
+        "error: invalid arguments".to_string()
+    } else {
+        words.join(" ")
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse_from(rules_cmds::protect_pass_args(std::env::args_os())) {
         Ok(cli) => cli,
@@ -60,12 +77,7 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             // Usage errors: one line on stderr, exit status 2.
-            let text = e.to_string();
-            let line = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("error: invalid arguments");
-            eprintln!("{} (see --help)", line.trim_end());
+            eprintln!("{} (see --help)", usage_error_line(&e.to_string()));
             return ExitCode::from(2);
         }
     };

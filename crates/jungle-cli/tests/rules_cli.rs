@@ -292,6 +292,13 @@ fn bad_input_exits_with_2_and_one_line() {
     assert!(err.contains("move 1"), "{err}");
     let err = fails(&["moves", "--fen", "3C3/7/7/7/7/7/7/7/r6 b", "--moves", "--"]);
     assert!(err.contains("move 1") && err.contains("over"), "{err}");
+    // Usage errors name what is missing, or the values a choice has, on their one line.
+    let err = fails(&["perft"]);
+    assert!(err.contains("not provided: <DEPTH>"), "{err}");
+    let err = fails(&["play", "--color", "green"]);
+    assert!(err.contains("[possible values: red, blue]"), "{err}");
+    let err = fails(&["play", "--watch", "xyz"]);
+    assert!(err.contains("not provided: --server <SERVER>"), "{err}");
 }
 
 /// SplitMix64, for reproducible random histories without extra crates.
