@@ -365,9 +365,15 @@ fn search_threads(
             pv: vec![m],
         }
     });
-    // The move to play heads the lines, even when it comes from an iteration left unfinished
-    // (a new best move found as the time ran out); the other lines are the last full iteration's.
+    // Several lines (an analysis) all come from the last iteration that searched them all, so
+    // that they are scored at one depth, best first, and the first is the result. One line is
+    // the move to play, from the deepest iteration that found it, even one left unfinished (a
+    // new best move found as the time ran out).
     let wanted = lines.len().max(1);
+    let best = match lines.first() {
+        Some(first) if wanted > 1 => first.clone(),
+        _ => best,
+    };
     let lines: Vec<SearchLine> = std::iter::once(&best)
         .chain(lines.iter().filter(|l| l.best != best.best))
         .take(wanted)

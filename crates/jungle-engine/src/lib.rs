@@ -145,8 +145,9 @@ pub struct SearchResult {
     pub pv: Vec<jungle::Move>,
     /// The best lines, best first: as many as [`EngineOptions::multi_pv`] asks for (fewer when
     /// the position has fewer moves). The first is always the principal variation (with
-    /// `score` and `depth`); the others come from the last iteration that searched them all.
-    /// Empty only when there is no move.
+    /// `score` and `depth`). Several lines all come from the last iteration that searched them
+    /// all (one depth, in score order), and so does the result; a single line may come from a
+    /// deeper iteration the time cut short. Empty only when there is no move.
     pub lines: Vec<SearchLine>,
 }
 
@@ -176,6 +177,8 @@ pub struct EngineOptions {
     /// (UCI's `MultiPV`, for analysis), 1 to [`MAX_MULTI_PV`]. With more than one the search
     /// finds the best move as before, then the best of the other moves, and so on, in every
     /// iteration: each extra line costs about as much as the first. Helper threads search one.
+    /// With more than one, the move played is the first line of the last iteration that scored
+    /// them all ([`SearchResult::lines`]).
     pub multi_pv: usize,
 }
 

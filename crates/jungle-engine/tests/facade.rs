@@ -65,6 +65,42 @@ fn analyze_reports_a_score_and_pv() {
 }
 
 #[test]
+fn a_timed_analysis_gives_its_lines_at_one_depth_in_score_order() {
+    // Several lines cut short by the clock: all from the last iteration that scored them all,
+    // best first, and the result is the first line (never a deeper, partial best move ahead of
+    // shallower lines that may score above it). A few positions and budgets, so that some
+    // searches end in the middle of an iteration.
+    let rank = |s: Score| match s {
+        Score::Den(n) if n > 0 => 1_000_000 - n,
+        Score::Den(n) => -1_000_000 - n,
+        Score::Cp(c) => c,
+    };
+    let mut game = Game::new(Rules::STANDARD);
+    for (text, ms) in [("g3g4", 60), ("b8c8", 90), ("a1b1", 130), ("c8d8", 170)] {
+        let m = game
+            .position()
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.to_string() == text);
+        game.play(m.expect("a legal move")).unwrap();
+        let r = analyze(&game, Duration::from_millis(ms), 3);
+        assert_eq!(r.lines.len(), 3, "{r:#?}");
+        assert!(r.lines.iter().all(|l| l.depth == r.depth), "{r:#?}");
+        assert!(
+            r.lines
+                .windows(2)
+                .all(|w| rank(w[0].score) >= rank(w[1].score)),
+            "{r:#?}"
+        );
+        assert_eq!(
+            (r.best, r.score, &r.pv),
+            (Some(r.lines[0].pv[0]), r.lines[0].score, &r.lines[0].pv)
+        );
+    }
+}
+
+#[test]
 fn engine_and_stop_handle_cross_threads() {
     fn send<T: Send>(_: &T) {}
     fn sync<T: Sync>(_: &T) {}
