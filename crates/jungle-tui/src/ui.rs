@@ -5,11 +5,12 @@
 use crate::app::{Analysis, App, Glyphs, Opponent, Prompt};
 use crate::i18n::{color_name, role_char, Msg};
 use jungle::{Bitboard, Color, Piece, Square};
-use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color as Tc, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
+use std::ops::Range;
 use std::time::Instant;
 
 /// Columns of one square.
@@ -41,6 +42,7 @@ fn block(app: &App) -> Block<'static> {
 }
 
 /// Where the parts of the screen go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Areas {
     board: Rect,
     cell_h: u16,
@@ -49,10 +51,25 @@ struct Areas {
     keys: Rect,
 }
 
-/// The layout of a screen of size `area` whose keys take `key_lines` lines at most; `None` when
-/// it is too small to draw. The board's size is chosen first (two rows a square where the
-/// screen has 23 rows or more); the keys get the rows left below the status line, at least one.
-fn areas(area: Rect, key_lines: u16) -> Option<Areas> {
+/// Rows the side panel keeps at least (borders included) where the keys or the status line
+/// take the rest of its column: the mode, both players and the turn.
+const MIN_PANEL_H: u16 = 7;
+
+/// The layout of a screen of size `area` whose status line takes `status_rows(width)` lines and
+/// whose keys take `key_rows(width)` lines when as wide as `width`; `None` when it is too small
+/// to draw.
+///
+/// The board's size is chosen first (two rows a square where the screen has 23 rows or more)
+/// and it is never cut; the side panel is at its right, at least as tall as it. Below both go
+/// the status line, wrapped over the rows it needs, and the keys, wrapped between their entries.
+/// Where the rows below the board cannot hold both, the keys go to the bottom of the side
+/// panel's column (the panel ends above them, level with the board); where they cannot even
+/// hold the status, that goes there too.
+fn areas(
+    area: Rect,
+    status_rows: impl Fn(u16) -> usize,
+    key_rows: impl Fn(u16) -> usize,
+) -> Option<Areas> {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         return None;
     }
@@ -60,50 +77,86 @@ fn areas(area: Rect, key_lines: u16) -> Option<Areas> {
     let cell_h: u16 = if area.height >= 9 * 2 + 3 + 2 { 2 } else { 1 };
     let board_w = 3 + 7 * CELL_W + 2;
     let board_h = 9 * cell_h + 1 + 2;
-    let keys_h = key_lines.clamp(1, (area.height - board_h - 1).max(1));
-    let rows = Layout::default()
-        .direction(Direction::Vertical)
-        .constraints([
-            Constraint::Min(board_h),
-            Constraint::Length(1),
-            Constraint::Length(keys_h),
-        ])
-        .split(area);
-    let cols = Layout::default()
-        .direction(Direction::Horizontal)
-        .constraints([Constraint::Length(board_w), Constraint::Min(20)])
-        .split(rows[0]);
+    let (x, y, width, height) = (area.x, area.y, area.width, area.height);
+    let below = height - board_h;
+    let side_w = width - board_w;
+    let rows = |n: usize| u16::try_from(n).unwrap_or(u16::MAX).max(1);
+    let board = Rect::new(x, y, board_w, board_h);
+    // A part of the side column: `height` rows from row `top` of the screen.
+    let side = |top: u16, height: u16| Rect::new(x + board_w, y + top, side_w, height);
+    let full = |top: u16, height: u16| Rect::new(x, y + top, width, height);
+    let (status_full, keys_full) = (rows(status_rows(width)), rows(key_rows(width)));
+    if status_full + keys_full <= below {
+        // All below the board; the panel reaches down to the status line, except where it
+        // would be one row longer than the board: that looks like a mistake, and the status
+        // line gets the row.
+        let mut top = height - status_full - keys_full;
+        if top == board_h + 1 {
+            top = board_h;
+        }
+        return Some(Areas {
+            board,
+            cell_h,
+            panel: side(0, top),
+            status: full(top, height - keys_full - top),
+            keys: full(height - keys_full, keys_full),
+        });
+    }
+    let room = board_h - MIN_PANEL_H;
+    if status_full <= below {
+        // The status line below the board, on all its rows; the keys beside the board.
+        let keys = rows(key_rows(side_w)).min(room);
+        return Some(Areas {
+            board,
+            cell_h,
+            panel: side(0, board_h - keys),
+            status: full(board_h, below),
+            keys: side(board_h - keys, keys),
+        });
+    }
+    // A status too long for the rows below the board: it goes to the side column, and the
+    // keys below the board where they fit there, else under it.
+    let (column, keys) = if keys_full <= below {
+        // As above: a column one row longer than the board gives that row to the keys.
+        let mut column = height - keys_full;
+        if column == board_h + 1 {
+            column = board_h;
+        }
+        (column, full(column, height - column))
+    } else {
+        let keys = rows(key_rows(side_w)).min(height - MIN_PANEL_H - 1);
+        (height - keys, side(height - keys, keys))
+    };
+    let status = rows(status_rows(side_w)).min(column.saturating_sub(MIN_PANEL_H).max(1));
     Some(Areas {
-        board: Rect {
-            height: board_h.min(cols[0].height),
-            ..cols[0]
-        },
+        board,
         cell_h,
-        panel: cols[1],
-        status: rows[1],
-        keys: rows[2],
+        panel: side(0, column - status),
+        status: side(column - status, status),
+        keys,
     })
 }
 
 /// The keys line of this app's game, in its language.
 fn keys_text(app: &App) -> &'static str {
-    app.t(if app.opponent == Opponent::Online {
-        Msg::KeysOnline
-    } else {
-        Msg::KeysHelp
-    })
+    app.t(app.keys_msg())
 }
 
 /// The keys text broken into lines of at most `width` columns, between its entries (which are
-/// separated by two spaces); an entry wider than a line gets a line of its own, cut there.
+/// separated by two spaces); an entry wider than a line gets lines of its own, broken at its
+/// spaces (see [`pack`]).
 fn key_lines(text: &str, width: u16) -> Vec<String> {
-    let width = usize::from(width);
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for entry in text.split("  ").filter(|e| !e.is_empty()) {
-        if line.is_empty() {
+        if columns(entry) > usize::from(width) {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            lines.extend(pack(entry.split(' '), " ", width));
+        } else if line.is_empty() {
             line.push_str(entry);
-        } else if Line::from(format!("{line}  {entry}")).width() <= width {
+        } else if columns(&line) + 2 + columns(entry) <= usize::from(width) {
             line.push_str("  ");
             line.push_str(entry);
         } else {
@@ -116,10 +169,38 @@ fn key_lines(text: &str, width: u16) -> Vec<String> {
     lines
 }
 
+/// `parts` in lines of at most `width` columns, as many to a line as fit, `sep` between them;
+/// a part wider than a line gets lines of its own (see [`wrap`]).
+fn pack<'a>(parts: impl IntoIterator<Item = &'a str>, sep: &str, width: u16) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for part in parts.into_iter().filter(|p| !p.is_empty()) {
+        if !line.is_empty() && columns(&line) + columns(sep) + columns(part) <= usize::from(width) {
+            line.push_str(sep);
+            line.push_str(part);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        // A part that fits is one piece.
+        let mut pieces = wrap(part, width);
+        line = pieces.pop().unwrap_or_default();
+        lines.extend(pieces);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// The layout of the screen `area` for `app`.
 fn layout(app: &App, area: Rect) -> Option<Areas> {
-    let lines = key_lines(keys_text(app), area.width).len();
-    areas(area, u16::try_from(lines).unwrap_or(u16::MAX))
+    areas(
+        area,
+        |width| status_lines(app, width).len(),
+        |width| key_lines(keys_text(app), width).len(),
+    )
 }
 
 /// The square drawn at column `x`, row `y` of a screen of size `area` (for mouse clicks).
@@ -149,7 +230,7 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
     };
     draw_board(f, app, a.board, a.cell_h);
     draw_panel(f, app, a.panel, now);
-    draw_status(f, app, a.status);
+    f.render_widget(Paragraph::new(status_lines(app, a.status.width)), a.status);
     let keys: Vec<Line> = key_lines(keys_text(app), a.keys.width)
         .into_iter()
         .map(Line::from)
@@ -293,7 +374,7 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
     let block = block(app);
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let mut lines: Vec<Line> = Vec::new();
+    let mut lines: Vec<Line<'static>> = Vec::new();
     let mode = match app.opponent {
         Opponent::Engine { .. } => String::new(),
         Opponent::Hotseat => app.t(Msg::Hotseat).to_string(),
@@ -308,45 +389,8 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
             Style::default().add_modifier(Modifier::ITALIC),
         )));
     }
-    let turn = app.game.position().turn();
     for c in [Color::Blue, Color::Red] {
-        let marker = if turn == c && app.result_text().is_none() {
-            "> "
-        } else {
-            "  "
-        };
-        let style = Style::default().fg(match c {
-            Color::Red => Tc::LightRed,
-            Color::Blue => Tc::LightCyan,
-        });
-        let mut spans = vec![
-            Span::raw(marker),
-            Span::styled(color_name(app.lang, c), style.add_modifier(Modifier::BOLD)),
-            Span::raw(format!(": {}", app.player_label(c))),
-        ];
-        if let Some((game, per_move)) = app.clock_of(c, now) {
-            if let Some(ms) = game {
-                spans.push(Span::raw(format!("  {} {}", app.t(Msg::Clock), fmt_ms(ms))));
-            }
-            if let Some(ms) = per_move {
-                spans.push(Span::raw(format!(
-                    "  {} {}",
-                    app.t(Msg::MoveTimer),
-                    fmt_ms(ms)
-                )));
-            }
-            let n = match c {
-                Color::Red => app.online.timeouts.red,
-                Color::Blue => app.online.timeouts.blue,
-            };
-            if n > 0 {
-                spans.push(Span::raw(format!(
-                    "  {}",
-                    Msg::Timeouts.fill(app.lang, &[("n", &n)])
-                )));
-            }
-        }
-        lines.push(Line::from(spans));
+        lines.extend(player_lines(app, c, now, inner.width));
     }
     lines.push(Line::raw(""));
     if let Some(r) = app.result_text() {
@@ -391,6 +435,15 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
         app.t(Msg::Moves),
         Style::default().add_modifier(Modifier::BOLD),
     )));
+    // Every line but the move list's (which is narrow) wraps where the panel is too narrow;
+    // where they are then too many, the blank lines between them go.
+    let mut lines: Vec<Line<'static>> = lines
+        .into_iter()
+        .flat_map(|l| wrap_line(l, inner.width))
+        .collect();
+    if lines.len() > usize::from(inner.height) {
+        lines.retain(|l| l.width() > 0);
+    }
     let (move_lines, current) = move_list(app);
     let room = (inner.height as usize).saturating_sub(lines.len());
     let last_page = move_lines.len().saturating_sub(room);
@@ -398,6 +451,70 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
     let skip = current.map_or(last_page, |c| c.saturating_sub(room / 2).min(last_page));
     lines.extend(move_lines.into_iter().skip(skip));
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// A player's lines in the panel: `> Red: name  clock 9:58  Move 0:08  Timeouts 1/3` (the
+/// marker on the side to move; the clocks and timeouts in online games). Where that is wider
+/// than `width`, the name is on its own lines and the clocks and timeouts on the next, as many
+/// to a line as fit, all indented to follow `> Red: `.
+fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'static>> {
+    let marker = if app.game.position().turn() == c && app.result_text().is_none() {
+        "> "
+    } else {
+        "  "
+    };
+    let style = Style::default().fg(match c {
+        Color::Red => Tc::LightRed,
+        Color::Blue => Tc::LightCyan,
+    });
+    let head = vec![
+        Span::raw(marker),
+        Span::styled(color_name(app.lang, c), style.add_modifier(Modifier::BOLD)),
+        Span::raw(": "),
+    ];
+    let label = app.player_label(c);
+    let mut details: Vec<String> = Vec::new();
+    if let Some((game, per_move)) = app.clock_of(c, now) {
+        if let Some(ms) = game {
+            details.push(format!("{} {}", app.t(Msg::Clock), fmt_ms(ms)));
+        }
+        if let Some(ms) = per_move {
+            details.push(format!("{} {}", app.t(Msg::MoveTimer), fmt_ms(ms)));
+        }
+        let n = match c {
+            Color::Red => app.online.timeouts.red,
+            Color::Blue => app.online.timeouts.blue,
+        };
+        if n > 0 {
+            details.push(Msg::Timeouts.fill(app.lang, &[("n", &n)]));
+        }
+    }
+    let mut one = head.clone();
+    one.push(Span::raw(label.clone()));
+    one.extend(details.iter().map(|d| Span::raw(format!("  {d}"))));
+    let one = Line::from(one);
+    if one.width() <= usize::from(width) {
+        return vec![one];
+    }
+    let indent = Line::from(head.clone()).width();
+    let room = u16::try_from(usize::from(width).saturating_sub(indent))
+        .unwrap_or(1)
+        .max(1);
+    let pad = " ".repeat(indent);
+    let mut out: Vec<Line<'static>> = Vec::new();
+    for (i, text) in wrap(&label, room).into_iter().enumerate() {
+        if i == 0 {
+            let mut spans = head.clone();
+            spans.push(Span::raw(text));
+            out.push(Line::from(spans));
+        } else {
+            out.push(Line::raw(format!("{pad}{text}")));
+        }
+    }
+    for line in pack(details.iter().map(String::as_str), "  ", room) {
+        out.push(Line::raw(format!("{pad}{line}")));
+    }
+    out
 }
 
 /// The move list, two plies a line (`12. Rg4     ra6`; a game starting with Blue begins with
@@ -488,8 +605,9 @@ fn analysis_lines(app: &App, a: &Analysis) -> Vec<Line<'static>> {
     out
 }
 
-fn draw_status(f: &mut Frame, app: &App, area: Rect) {
-    let line = if let Some(p) = &app.prompt {
+/// The status line in one line: the path or move being typed, else the last message.
+fn status_line(app: &App) -> Line<'static> {
+    if let Some(p) = &app.prompt {
         let (label, buf) = match p {
             Prompt::Save(b) => (app.t(Msg::SaveTo), b),
             Prompt::Open(b) => (app.t(Msg::OpenFile), b),
@@ -518,8 +636,12 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
         Line::from(Span::styled(s.text.clone(), style))
     } else {
         Line::raw("")
-    };
-    f.render_widget(Paragraph::new(line), area);
+    }
+}
+
+/// The status line broken into lines of at most `width` columns (see [`wrap_line`]).
+fn status_lines(app: &App, width: u16) -> Vec<Line<'static>> {
+    wrap_line(status_line(app), width)
 }
 
 /// The help overlay's place on a screen of size `area`: all of it, up to 100 columns wide.
@@ -579,20 +701,20 @@ fn is_wide(c: char) -> bool {
     columns(c.encode_utf8(&mut [0; 4])) > 1
 }
 
-/// The words of one paragraph, each with whether a space comes before it. Chinese has no
-/// spaces: two wide characters in a row are two words, unless that would start a line with
-/// closing punctuation or end one with opening punctuation.
-fn words(paragraph: &str) -> Vec<(String, bool)> {
+/// The words of one paragraph, each as the byte range of the spaces before it (empty where
+/// none) and its own. Chinese has no spaces: two wide characters in a row are two words, unless
+/// that would start a line with closing punctuation or end one with opening punctuation.
+fn words(paragraph: &str) -> Vec<(Range<usize>, Range<usize>)> {
     let mut words = Vec::new();
-    let mut word = String::new();
-    let mut spaced = false;
+    let mut gap = 0;
+    let mut start: Option<usize> = None;
     let mut prev: Option<char> = None;
-    for c in paragraph.chars() {
+    for (i, c) in paragraph.char_indices() {
         if c == ' ' {
-            if !word.is_empty() {
-                words.push((std::mem::take(&mut word), spaced));
+            if let Some(s) = start.take() {
+                words.push((gap..s, s..i));
+                gap = i;
             }
-            spaced = true;
             prev = None;
             continue;
         }
@@ -600,54 +722,109 @@ fn words(paragraph: &str) -> Vec<(String, bool)> {
             is_wide(p) && is_wide(c) && !OPENING.contains(&p) && !CLOSING.contains(&c)
         });
         if breaks {
-            words.push((std::mem::take(&mut word), spaced));
-            spaced = false;
+            if let Some(s) = start.take() {
+                words.push((gap..s, s..i));
+                gap = i;
+            }
         }
-        word.push(c);
+        start.get_or_insert(i);
         prev = Some(c);
     }
-    if !word.is_empty() {
-        words.push((word, spaced));
+    if let Some(s) = start {
+        words.push((gap..s, s..paragraph.len()));
     }
     words
 }
 
-/// `text` broken into lines of at most `width` columns, each of its paragraphs (ended by `\n`)
-/// on lines of its own: between words (see [`words`]; a space at a break is dropped), and a word
-/// wider than a line where the line ends.
-fn wrap(text: &str, width: u16) -> Vec<String> {
+/// `text` broken into lines of at most `width` columns, each line as the byte ranges of `text`
+/// it shows. Each of its paragraphs (ended by `\n`) is on lines of its own, broken between words
+/// (see [`words`]; the spaces at a break are dropped, others kept), and a word wider than a line
+/// where the line ends.
+fn break_lines(text: &str, width: u16) -> Vec<Vec<Range<usize>>> {
     let width = usize::from(width).max(1);
     let mut lines = Vec::new();
+    let mut offset = 0;
     for paragraph in text.split('\n') {
-        let (mut line, mut line_w) = (String::new(), 0);
-        for (word, spaced) in words(paragraph) {
-            let gap = usize::from(spaced && !line.is_empty());
-            let word_w = columns(&word);
-            if line_w + gap + word_w <= width {
-                if gap == 1 {
-                    line.push(' ');
+        let mut line: Vec<Range<usize>> = Vec::new();
+        let mut line_w = 0;
+        for (gap, word) in words(paragraph) {
+            let gap = offset + gap.start..offset + gap.end;
+            let word = offset + word.start..offset + word.end;
+            let gap_w = if line.is_empty() { 0 } else { gap.len() };
+            let word_w = columns(&text[word.clone()]);
+            if line_w + gap_w + word_w <= width {
+                if gap_w > 0 {
+                    line.push(gap);
                 }
-                line.push_str(&word);
-                line_w += gap + word_w;
+                line.push(word);
+                line_w += gap_w + word_w;
                 continue;
             }
             if !line.is_empty() {
                 lines.push(std::mem::take(&mut line));
                 line_w = 0;
             }
-            for c in word.chars() {
+            let mut from = word.start;
+            for (i, c) in text[word.clone()].char_indices() {
+                let i = word.start + i;
                 let w = columns(c.encode_utf8(&mut [0; 4]));
-                if line_w + w > width && !line.is_empty() {
+                if line_w + w > width && i > from {
+                    line.push(from..i);
                     lines.push(std::mem::take(&mut line));
                     line_w = 0;
+                    from = i;
                 }
-                line.push(c);
                 line_w += w;
             }
+            line.push(from..word.end);
         }
         lines.push(line);
+        offset += paragraph.len() + 1;
     }
     lines
+}
+
+/// `text` broken into lines of at most `width` columns (see [`break_lines`]).
+fn wrap(text: &str, width: u16) -> Vec<String> {
+    break_lines(text, width)
+        .into_iter()
+        .map(|line| line.into_iter().map(|r| &text[r]).collect())
+        .collect()
+}
+
+/// `line` broken into lines of at most `width` columns as [`wrap`] breaks its text, each part
+/// keeping its style; a line that fits is kept as it is.
+fn wrap_line(line: Line<'static>, width: u16) -> Vec<Line<'static>> {
+    if line.width() <= usize::from(width) {
+        return vec![line];
+    }
+    let mut text = String::new();
+    let mut styled: Vec<(Range<usize>, Style)> = Vec::new();
+    for span in &line.spans {
+        styled.push((text.len()..text.len() + span.content.len(), span.style));
+        text.push_str(&span.content);
+    }
+    break_lines(&text, width)
+        .into_iter()
+        .map(|ranges| {
+            let mut spans: Vec<Span<'static>> = Vec::new();
+            for r in ranges {
+                for (s, style) in &styled {
+                    let (from, to) = (r.start.max(s.start), r.end.min(s.end));
+                    if from >= to {
+                        continue;
+                    }
+                    match spans.last_mut() {
+                        Some(last) if last.style == *style => {
+                            last.content.to_mut().push_str(&text[from..to]);
+                        }
+                        _ => spans.push(Span::styled(text[from..to].to_string(), *style)),
+                    }
+                }
+            }
+            Line::from(spans).style(line.style)
+        })
+        .collect()
 }
 
 /// The help over the whole screen. Where it is longer than the screen, it shows the lines from
@@ -782,10 +959,16 @@ mod tests {
         );
         // Width counts columns: a Chinese character takes two.
         assert_eq!(key_lines("? 帮助  q 退出", 10), ["? 帮助", "q 退出"]);
+        // An entry wider than a line is broken at its spaces, and only there where they allow.
         assert_eq!(
-            key_lines("a very long entry  b", 5),
-            ["a very long entry", "b"]
+            key_lines("x  a very long entry  b", 11),
+            ["x", "a very long", "entry", "b"]
         );
+        assert_eq!(
+            key_lines("方向键+回车/点击/输入 g3g4 走棋  i 提示", 24),
+            ["方向键+回车/点击/输入", "g3g4 走棋", "i 提示"]
+        );
+        assert_eq!(key_lines("abcdefgh  b", 3), ["abc", "def", "gh", "b"]);
         // On an 80 × 24 terminal every key is shown, and the board keeps two rows a square.
         for (lang, opponent, first, last) in [
             (Lang::En, Opponent::Hotseat, "? help", "o open"),
@@ -811,6 +994,118 @@ mod tests {
         assert!(
             s[29].starts_with("? help") && s[29].contains("o open"),
             "{s:?}"
+        );
+    }
+
+    #[test]
+    fn the_layout_keeps_the_board_whole_and_finds_room_for_every_line() {
+        use crate::app::Status;
+        let long = "That move is not allowed: `g4g5`: the 7-3 rule: the rat entered g5 3 \
+                    times in your last 7 moves";
+        let zh = "这步棋不能走：`g4g5`：7-3 规则：鼠在本方最近 7 步里已经 3 次走进 g5";
+        let huge = "a long message from the server, ".repeat(12);
+        for opponent in [Opponent::Hotseat, Opponent::Online] {
+            for (lang, status) in [
+                (Lang::En, None),
+                (Lang::En, Some("short")),
+                (Lang::En, Some(long)),
+                (Lang::ZhHans, Some(zh)),
+                (Lang::ZhHant, None),
+                (Lang::En, Some(huge.as_str())),
+            ] {
+                let mut a = app(lang, Glyphs::Letters, opponent);
+                a.status = status.map(|t| Status {
+                    text: t.to_string(),
+                    error: true,
+                });
+                for (w, h) in (64..=130)
+                    .step_by(3)
+                    .flat_map(|w| (16..=45).map(move |h| (w, h)))
+                {
+                    let area = Rect::new(0, 0, w, h);
+                    let at = format!("{w}x{h} {lang:?} {status:?}");
+                    let l = layout(&a, area).unwrap();
+                    // The board: whole, at the top left, two rows a square from 23 rows.
+                    assert_eq!(l.cell_h, if h >= 23 { 2 } else { 1 }, "{at}");
+                    assert_eq!(l.board, Rect::new(0, 0, 33, 9 * l.cell_h + 3), "{at}");
+                    // Every part on the screen, none over another.
+                    let parts = [l.board, l.panel, l.status, l.keys];
+                    for (i, p) in parts.iter().enumerate() {
+                        assert_eq!(area.intersection(*p), *p, "{at}: {p:?}");
+                        for q in &parts[i + 1..] {
+                            assert!(!p.intersects(*q), "{at}: {p:?} {q:?}");
+                        }
+                    }
+                    // The panel keeps its head, and ends level with the board or well below.
+                    assert!(l.panel.height >= MIN_PANEL_H, "{at}");
+                    let column_end = [l.panel, l.status, l.keys]
+                        .iter()
+                        .filter(|r| r.x == l.panel.x)
+                        .map(|r| r.bottom())
+                        .max()
+                        .unwrap();
+                    assert_ne!(column_end, l.board.bottom() + 1, "{at}");
+                    assert!(column_end >= l.board.bottom(), "{at}");
+                    // All of the keys, and all of the status but for a huge one.
+                    let keys = key_lines(keys_text(&a), l.keys.width).len();
+                    assert!(usize::from(l.keys.height) >= keys, "{at}: {l:?}");
+                    let status = status_lines(&a, l.status.width).len();
+                    if status < 6 {
+                        assert!(usize::from(l.status.height) >= status, "{at}: {l:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wrapped_lines_keep_their_styles_and_their_spaces() {
+        let bold = Style::default().add_modifier(Modifier::BOLD);
+        let line = Line::from(vec![
+            Span::styled("Save to: ", bold),
+            Span::raw("/tmp/a  b/c_"),
+        ]);
+        assert_eq!(wrap_line(line.clone(), 40), [line]);
+        let lines = wrap_line(
+            Line::from(vec![
+                Span::styled("Save to: ", bold),
+                Span::raw("/tmp/a  b/c_"),
+            ]),
+            12,
+        );
+        assert_eq!(
+            lines,
+            [
+                Line::from(vec![Span::styled("Save to:", bold)]),
+                Line::from(vec![Span::raw("/tmp/a  b/c_")]),
+            ]
+        );
+        let lines = wrap_line(
+            Line::from(vec![Span::styled("ab ", bold), Span::raw("cd ef")]),
+            5,
+        );
+        assert_eq!(
+            lines,
+            [
+                Line::from(vec![Span::styled("ab ", bold), Span::raw("cd")]),
+                Line::from(vec![Span::raw("ef")]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_player_too_long_for_the_panel_gets_more_lines() {
+        let a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let now = Instant::now();
+        let text =
+            |lines: Vec<Line>| -> Vec<String> { lines.iter().map(|l| l.to_string()).collect() };
+        assert_eq!(
+            text(player_lines(&a, Color::Red, now, 29)),
+            ["> Red: friend"]
+        );
+        assert_eq!(
+            text(player_lines(&a, Color::Blue, now, 10)),
+            ["  Blue: fr", "        ie", "        nd"]
         );
     }
 
@@ -1097,7 +1392,7 @@ mod tests {
         assert!(all.contains("Best moves"), "{all}");
         assert!(all.contains("1.  +0.42  Rg4 Ra6"), "{all}");
         assert!(all.contains("2.  -0.05  Ea4"), "{all}");
-        assert!(all.contains("3. Blue enters the den in 4  Df3"), "{all}");
+        assert!(all.contains("3. Blue wins in 4  Df3"), "{all}");
     }
 
     #[test]

@@ -1,0 +1,342 @@
+//! The screen drawn on ratatui's test backend: long messages, online players' lines and the keys
+//! are shown whole at the sizes people use (80 × 24) and at the smallest one (64 × 16), and the
+//! board is never cut for them.
+
+use jungle::{Jfen, Position, Rules};
+use jungle_tui::app::{App, Config, Event, Glyphs, Key, Opponent};
+use jungle_tui::i18n::Msg;
+use jungle_tui::proto::ServerMsg;
+use jungle_tui::Lang;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use serde_json::{json, Value};
+use std::time::Instant;
+
+const LANGS: [Lang; 3] = [Lang::En, Lang::ZhHans, Lang::ZhHant];
+
+/// A screen as drawn: each row's cells, a wide character in the first of its two cells and
+/// nothing in the second.
+struct Screen {
+    rows: Vec<Vec<String>>,
+}
+
+impl Screen {
+    fn draw(app: &App, w: u16, h: u16, now: Instant) -> Screen {
+        let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+        term.draw(|f| jungle_tui::ui::draw(f, app, now)).unwrap();
+        let buf = term.backend().buffer().clone();
+        let rows = (0..h)
+            .map(|y| {
+                let mut row = Vec::new();
+                let mut x = 0;
+                while x < w {
+                    let sym = buf[(x, y)].symbol().to_string();
+                    let wide = is_wide(&sym);
+                    row.push(sym);
+                    if wide {
+                        row.push(String::new());
+                        x += 1;
+                    }
+                    x += 1;
+                }
+                row
+            })
+            .collect();
+        Screen { rows }
+    }
+
+    /// Row `y` from column `x` on.
+    fn row_from(&self, x: usize, y: usize) -> String {
+        self.rows[y][x.min(self.rows[y].len())..].concat()
+    }
+
+    fn row(&self, y: usize) -> String {
+        self.row_from(0, y)
+    }
+
+    fn all(&self) -> String {
+        (0..self.rows.len())
+            .map(|y| self.row(y))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Where `text` first starts (column, row).
+    fn find(&self, text: &str) -> Option<(usize, usize)> {
+        (0..self.rows.len()).find_map(|y| {
+            (0..self.rows[y].len())
+                .find_map(|x| self.row_from(x, y).starts_with(text).then_some((x, y)))
+        })
+    }
+
+    /// The text from column `x` of row `y` to the end of the screen, read row by row from
+    /// column `x`, without its spaces: a text wrapped there reads whole in it.
+    fn block_from(&self, x: usize, y: usize) -> String {
+        squeeze(
+            &(y..self.rows.len())
+                .map(|y| self.row_from(x, y))
+                .collect::<String>(),
+        )
+    }
+
+    /// The row of the board's bottom border, checking on the way that all of the board is there
+    /// (nine ranks, then the files, then the border).
+    fn board_bottom(&self) -> usize {
+        let ranks: Vec<usize> = (1..=9)
+            .map(|r| {
+                let label = format!("{r:>2} ");
+                (0..self.rows.len())
+                    .find(|&y| self.row_from(1, y).starts_with(&label))
+                    .unwrap_or_else(|| panic!("rank {r} missing:\n{}", self.all()))
+            })
+            .collect();
+        let files = (0..self.rows.len())
+            .find(|&y| self.row(y).contains("a   b   c   d   e   f   g"))
+            .unwrap_or_else(|| panic!("files missing:\n{}", self.all()));
+        assert!(files > ranks[0], "{}", self.all());
+        let bottom = self.row(files + 1);
+        assert!(
+            bottom.starts_with('└') || bottom.starts_with('+'),
+            "{}",
+            self.all()
+        );
+        files + 1
+    }
+}
+
+fn is_wide(s: &str) -> bool {
+    s.chars().any(|c| c >= '\u{2E80}')
+}
+
+fn squeeze(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+fn app(lang: Lang, opponent: Opponent, fen: Option<&str>) -> (App, Instant) {
+    let start = match fen {
+        Some(f) => Jfen::parse_position(f, Rules::STANDARD).unwrap(),
+        None => Position::start(Rules::STANDARD),
+    };
+    let config = Config {
+        lang,
+        glyphs: Glyphs::Letters,
+        start,
+        opponent,
+        online_start: None,
+        save_dir: std::env::temp_dir(),
+    };
+    let now = Instant::now();
+    (App::new(config, now).0, now)
+}
+
+fn type_move(app: &mut App, now: Instant, m: &str) {
+    for c in m.chars() {
+        app.handle(Event::Key(Key::Char(c)), now);
+    }
+    app.handle(Event::Key(Key::Enter), now);
+}
+
+/// A rat that went back and forth between g4 and g5 three times, then tried g5 again: the
+/// 7-3 rule forbids it, and the status line says why.
+fn seven_three(lang: Lang) -> (App, Instant, String) {
+    let (mut a, now) = app(lang, Opponent::Hotseat, Some("l6/7/7/7/7/6R/7/7/7 r 0 1"));
+    for _ in 0..3 {
+        for m in ["g4g5", "a9b9", "g5g4", "b9a9"] {
+            type_move(&mut a, now, m);
+        }
+    }
+    assert_eq!(a.game.len(), 12);
+    type_move(&mut a, now, "g4g5");
+    assert_eq!(a.game.len(), 12, "refused");
+    let status = a.status.clone().expect("a message");
+    assert!(status.error);
+    assert!(status.text.contains("7-3"), "{}", status.text);
+    (a, now, status.text)
+}
+
+/// The status text is on screen whole, below the board or beside it, and the board is whole.
+fn assert_shown_whole(s: &Screen, text: &str) {
+    let bottom = s.board_bottom();
+    let head: String = text.chars().take(8).collect();
+    let (x, y) = s
+        .find(&head)
+        .unwrap_or_else(|| panic!("{text:?} not shown:\n{}", s.all()));
+    assert!(
+        s.block_from(x, y).contains(&squeeze(text)),
+        "{text:?} not shown whole:\n{}",
+        s.all()
+    );
+    assert!(y > bottom || x > 30, "{}", s.all());
+}
+
+/// Every entry of the keys is on screen, whole.
+fn assert_keys_shown(s: &Screen, keys: &str) {
+    let first: String = keys.chars().take(4).collect();
+    let (x, y) = s
+        .find(&first)
+        .unwrap_or_else(|| panic!("no keys:\n{}", s.all()));
+    let block = s.block_from(x, y);
+    for entry in keys.split("  ") {
+        assert!(
+            block.contains(&squeeze(entry)),
+            "{entry:?} missing:\n{}",
+            s.all()
+        );
+    }
+}
+
+#[test]
+fn a_long_7_3_explanation_is_shown_whole() {
+    for lang in LANGS {
+        let (a, now, text) = seven_three(lang);
+        assert!(text.contains("g5"), "{text}");
+        for (w, h) in [(80, 24), (64, 16), (64, 22), (64, 23), (100, 30)] {
+            let s = Screen::draw(&a, w, h, now);
+            assert_shown_whole(&s, &text);
+            assert_keys_shown(&s, a.t(Msg::KeysHelp));
+        }
+        // At 80 × 24 it is below the board, and the squares keep their two rows.
+        let s = Screen::draw(&a, 80, 24, now);
+        let (x, y) = s.find(&text.chars().take(8).collect::<String>()).unwrap();
+        assert_eq!((x, y), (0, 21), "{}", s.all());
+        let r9 = s.find(" 9 ").unwrap().1;
+        let r8 = s.find(" 8 ").unwrap().1;
+        assert_eq!(r8 - r9, 2);
+    }
+    // English on the smallest screen: the end of it is there, on the next row.
+    let (a, now, text) = seven_three(Lang::En);
+    let s = Screen::draw(&a, 64, 16, now);
+    assert!(s.all().contains("the 7-3 rule"), "{}", s.all());
+    assert!(text.ends_with("moves"));
+    assert!(s.block_from(0, 12).contains("last7moves"), "{}", s.all());
+}
+
+#[test]
+fn an_illegal_move_into_the_water_is_explained_whole_on_the_smallest_screen() {
+    for lang in LANGS {
+        let (mut a, now) = app(lang, Opponent::Hotseat, None);
+        type_move(&mut a, now, "e3e4");
+        assert!(a.game.is_empty());
+        let text = a.status.clone().unwrap().text;
+        assert!(text.contains("e3e4"), "{text}");
+        let s = Screen::draw(&a, 64, 16, now);
+        assert_shown_whole(&s, &text);
+        assert_keys_shown(&s, a.t(Msg::KeysHelp));
+    }
+    let (mut a, now) = app(Lang::En, Opponent::Hotseat, None);
+    type_move(&mut a, now, "e3e4");
+    let s = Screen::draw(&a, 64, 16, now);
+    assert!(
+        s.block_from(0, 12).contains("onlytheratmayenterthewater"),
+        "{}",
+        s.all()
+    );
+}
+
+/// An online game as the server sends it: we are Red (Guest-540969), Blue is away, ten
+/// minutes and two seconds a move, Red to move with 9:58 left and three timeouts, Blue one.
+fn online(lang: Lang) -> (App, Instant) {
+    let (mut a, now) = app(lang, Opponent::Online, None);
+    let g: Value = json!({
+        "id": "g1",
+        "red": {"name": "Guest-540969", "ai_level": null, "rating": 1500, "level": 1, "guest": true},
+        "blue": {"name": "Guest-913010", "ai_level": null, "rating": 1500, "level": 1, "guest": true},
+        "you": "red", "rated": false, "tc": {"clock_s": 600, "inc_s": 0, "move_s": 2},
+        "rules": "standard", "start_fen": jungle::START_JFEN,
+        "moves": [], "ply": 0, "turn": "red", "fen": "", "legal": [],
+        "clocks": {"red_ms": 598000, "blue_ms": 600000, "move_ms": 2000, "running": "red"},
+        "timeouts": {"red": 3, "blue": 1}, "status": "live", "result": null,
+        "draw_offer": null, "presence": {"red": true, "blue": false}
+    });
+    let msg = ServerMsg::parse(&json!({"t": "game", "game": g}).to_string()).unwrap();
+    a.handle(Event::Server(msg), now);
+    (a, now)
+}
+
+#[test]
+fn online_players_are_shown_with_all_their_parts_at_80_by_24() {
+    for lang in LANGS {
+        let (a, now) = online(lang);
+        let s = Screen::draw(&a, 80, 24, now);
+        let all = s.all();
+        let clock = |t: &str| format!("{} {t}", a.t(Msg::Clock));
+        let timeouts = |n: u32| Msg::Timeouts.fill(lang, &[("n", &n)]);
+        // Each part on one row, inside the panel.
+        for part in [
+            "Guest-540969".to_string(),
+            format!("[{}]", a.t(Msg::You)),
+            clock("9:58"),
+            format!("{} 0:02", a.t(Msg::MoveTimer)),
+            timeouts(3),
+            "Guest-913010".to_string(),
+            a.t(Msg::OpponentAway).to_string(),
+            clock("10:00"),
+            timeouts(1),
+        ] {
+            assert!(all.contains(&part), "{lang:?}: {part:?} missing:\n{all}");
+        }
+        // Red's parts follow Red's name, Blue's Blue's.
+        let row = |t: &str| s.find(t).unwrap().1;
+        assert!(row("Guest-913010") < row(&clock("10:00")));
+        assert!(row(&clock("10:00")) < row("Guest-540969"));
+        assert!(row("Guest-540969") < row(&clock("9:58")));
+        assert!(row(&clock("9:58")) <= row(&timeouts(3)));
+        // Nothing runs into the panel's border, and all of the keys are there.
+        for y in 1..20 {
+            let r = s.row(y);
+            assert!(r.ends_with('|') || r.ends_with('│'), "{r:?}\n{all}");
+        }
+        s.board_bottom();
+        assert_keys_shown(&s, a.t(Msg::KeysOnline));
+    }
+}
+
+#[test]
+fn both_keys_lines_are_shown_on_a_64_by_23_terminal() {
+    for lang in LANGS {
+        for opponent in [Opponent::Hotseat, Opponent::Online] {
+            let (mut a, now) = app(lang, opponent, None);
+            let keys = a.t(if opponent == Opponent::Online {
+                Msg::KeysOnline
+            } else {
+                Msg::KeysHelp
+            });
+            let s = Screen::draw(&a, 64, 23, now);
+            assert_keys_shown(&s, keys);
+            // Squares keep two rows, and the board is whole.
+            let r9 = s.find(" 9 ").unwrap().1;
+            let r8 = s.find(" 8 ").unwrap().1;
+            assert_eq!(r8 - r9, 2, "{}", s.all());
+            assert_eq!(s.board_bottom(), 20);
+            // A move being typed does not move them.
+            if opponent == Opponent::Hotseat {
+                a.handle(Event::Key(Key::Char('g')), now);
+                a.handle(Event::Key(Key::Char('3')), now);
+                let typed = Screen::draw(&a, 64, 23, now);
+                let label = format!("{}: g3_", a.t(Msg::MoveLabel));
+                assert_eq!(typed.find(&label), Some((0, 21)), "{}", typed.all());
+                for y in 0..21 {
+                    assert_eq!(typed.row(y), s.row(y), "{}", typed.all());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_panel_ends_level_with_the_board_on_the_smallest_terminal() {
+    for lang in LANGS {
+        let (a, now) = app(lang, Opponent::Hotseat, None);
+        let s = Screen::draw(&a, 64, 16, now);
+        let bottom = s.board_bottom();
+        let row = s.row(bottom);
+        // The board's frame and the panel's end on the same row.
+        assert!(
+            row.trim_end().ends_with('┘') || row.trim_end().ends_with('+'),
+            "{}",
+            s.all()
+        );
+        assert_eq!(row.trim_end().chars().count(), 64, "{}", s.all());
+        assert!(!s.row(bottom + 1).contains(['│', '|']), "{}", s.all());
+    }
+}
