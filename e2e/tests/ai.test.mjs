@@ -93,7 +93,7 @@ test('a guest plays the computer to the end', async () => {
   await dlg.waitFor();
   const text = await dlg.innerText();
   assert.match(text, /(Red|Blue) wins|Draw/);
-  const reason = /entered the den|every animal of one side taken|one side could not move|resignation|100 rounds/;
+  const reason = /entered the den|every animal of one side taken|one side could not move|resignation|no capture for too long/;
   assert.match(text, reason);
   await shot(page, 'vs-ai-end');
   // The status line says the result with its reason: "Red wins (entered the den)".

@@ -2,7 +2,7 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
-use jungle::{Color, Jfen, Position, Rules};
+use jungle::{Color, Game, Jfen, Position, Rules};
 use jungle_tui::proto::{send, TimeControl};
 use jungle_tui::{Config, Glyphs, Lang, Opponent, Server};
 use std::process::ExitCode;
@@ -38,6 +38,7 @@ Keys while playing:
   after the game: Left/Right step through its moves, Home/End its start/end (x analyses them)
   Tab letters or Chinese characters   ? help   Esc cancel   q or Ctrl-C quit
   online: = offer or accept a draw   ! twice resigns   n rematch   u take back (server AI)
+    q asks first while your game is on (leaving loses it unless you return in time)
 Animals: E elephant > L lion > T tiger > P leopard > D dog > W wolf > C cat > R rat
   (the rat takes the elephant); Red is uppercase, Blue lowercase.
   ~~ water, ## trap, @@ den. Win by entering the enemy den.
@@ -116,8 +117,10 @@ pub fn play(a: PlayArgs) -> Result<ExitCode> {
             .map_err(|e| anyhow!("--fen: {}", jungle_tui::i18n::invalid_jfen_text(lang, &e)))?,
         None => Position::start(rules),
     };
-    if start.is_finished() {
-        bail!("--fen: the game is already over in this position");
+    // Every end the rules know (a den entered, a side wiped out or left without a move, the
+    // no-capture draw), said in the player's language.
+    if let Some(outcome) = Game::from_position(start).outcome() {
+        bail!(jungle_tui::i18n::finished_position_text(lang, outcome));
     }
     let glyphs = match a.glyphs {
         Some(GlyphArg::Letters) => Glyphs::Letters,

@@ -7,7 +7,7 @@ mod play_support;
 use jungle::{Color, Position, Rules};
 use jungle_tui::app::{App, Command, Config, Event, Glyphs, Key, Opponent};
 use jungle_tui::net::{self, Connection, ServerUrl, SocketEvent};
-use jungle_tui::proto::{send, Seat};
+use jungle_tui::proto::{send, Seat, ServerMsg};
 use jungle_tui::Lang;
 use play_support::{Pty, ServerProcess, WAIT};
 use std::sync::mpsc;
@@ -29,12 +29,17 @@ struct Client {
 
 impl Client {
     fn connect(url: &str) -> Client {
+        Client::connect_to(url, |_| {})
+    }
+
+    /// A client whose configuration `edit` changes (its first message, say).
+    fn connect_to(url: &str, edit: impl FnOnce(&mut Config)) -> Client {
         let url = ServerUrl::parse(url).unwrap();
         let cookie = net::sign_in(&url, None).expect("guest sign-in");
         assert!(cookie.starts_with("jungle_session="));
         let (tx, rx) = mpsc::channel();
         let conn = net::connect(&url, &cookie, tx, wrap).expect("WebSocket");
-        let config = Config {
+        let mut config = Config {
             lang: Lang::En,
             glyphs: Glyphs::Letters,
             start: Position::start(Rules::STANDARD),
@@ -42,6 +47,7 @@ impl Client {
             online_start: Some(send::quick("300+0/30".parse().unwrap())),
             save_dir: std::env::temp_dir(),
         };
+        edit(&mut config);
         let (app, _) = App::new(config, Instant::now());
         Client { app, conn, rx }
     }
@@ -282,6 +288,9 @@ fn the_binary_plays_the_server_ai_and_takes_a_move_back() {
             })
         })
     });
+    // The AI declines a draw offer this early, and the screen says so.
+    pty.keys(&["="]);
+    pty.wait_for("The draw offer was declined");
     pty.keys(&["u"]);
     pty.wait("the takeback", |s| !s.contains("1. Rg4"));
     pty.keys(&["C-c"]);
@@ -316,6 +325,87 @@ fn the_binary_reconnects_after_the_server_restarts_and_the_game_goes_on() {
     });
     pty.typed("a7a6");
     pty.wait_for("1. Rg4     Ra6");
+    // Leaving a live game would lose it (a guest cannot come back): q asks first, any other
+    // key stays, q twice leaves.
+    pty.keys(&["q"]);
+    pty.wait_for("A guest cannot come back: leaving loses the game. q again to leave");
+    pty.keys(&["v"]);
+    pty.wait("the question to go", |s| !s.contains("q again to leave"));
+    pty.keys(&["q"]);
+    pty.wait_for("q again to leave");
     pty.keys(&["q"]);
     pty.assert_exited_cleanly();
+}
+
+#[test]
+fn watching_a_game_that_does_not_exist_says_so_and_exits() {
+    let server = ServerProcess::start("pty-watch-missing");
+    let pty = Pty::start(
+        "watch-missing",
+        &[
+            "--server",
+            &server.url,
+            "--watch",
+            "nonexistent",
+            "--lang",
+            "en",
+        ],
+        (110, 30),
+    );
+    let s = pty.assert_terminal_restored();
+    assert!(
+        s.contains("error: There is no game nonexistent on this server"),
+        "{s}"
+    );
+    assert!(s.contains("EXIT=2"), "{s}");
+}
+
+#[test]
+fn the_clocks_keep_the_servers_final_times_once_a_game_ends() {
+    let server = ServerProcess::start("clocks");
+    let tc = "600+0/60".parse().unwrap();
+    let mut c = Client::connect_to(&server.url, |c| {
+        c.online_start = Some(send::play_ai(1, "red", tc));
+    });
+    until(&mut [&mut c], "the game", |c| {
+        c[0].app.online.you == Some(Seat::Red)
+    });
+    c.typed_move("g3g4");
+    until(&mut [&mut c], "the AI's answer", |c| {
+        c[0].app.game.len() == 2
+    });
+    // Red's clock runs for a while (counted down on the screen), then Red resigns.
+    std::thread::sleep(Duration::from_millis(2000));
+    c.keys("!!");
+    until(&mut [&mut c], "the end", |c| {
+        c[0].app.result_text().is_some()
+    });
+    let shown = |c: &Client| {
+        c.app
+            .clock_of(Color::Red, Instant::now())
+            .and_then(|(game, _)| game)
+            .expect("a game clock")
+    };
+    let at_end = shown(&c);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(shown(&c), at_end, "the clock stands still");
+    // The server's final state (`GET /api/games/{id}`).
+    let id = c.app.online.game_id.clone().unwrap();
+    let url = ServerUrl::parse(&server.url).unwrap();
+    let path = format!("/api/games/{}", id.as_str().expect("a string id"));
+    let answer = net::http(&url, "GET", &path, None).unwrap();
+    // `{"game": GameState}`, read as the `game` message that carries the same state.
+    let text = format!(r#"{{"t":"game",{}"#, &answer.body.trim()[1..]);
+    let Ok(ServerMsg::Game { game }) = ServerMsg::parse(&text) else {
+        panic!("not a game state: {}", answer.body)
+    };
+    let final_ms = game.clocks.and_then(|c| c.red_ms).expect("red_ms");
+    assert!(
+        final_ms < 600_000 - 2000,
+        "Red's clock ran: {final_ms} ms left"
+    );
+    assert!(
+        (at_end - final_ms).abs() < 500,
+        "the screen shows {at_end} ms, the server {final_ms} ms"
+    );
 }

@@ -141,7 +141,7 @@ fn an_analysis_from_the_engine_shows_the_den_entry_and_other_moves() {
     let pty = hotseat_from("analysis", "l6/3R3/7/7/7/7/7/7/6L r 0 1");
     pty.wait_for("Red's turn");
     pty.keys(&["x"]);
-    let s = pty.wait_for("Red enters the den in 1  Rd9#");
+    let s = pty.wait_for("Red wins in 1  Rd9#");
     assert!(s.contains("Best moves"), "{s}");
     assert!(s.contains("(for Red, depth"), "{s}");
     // x again hides it.
@@ -301,4 +301,40 @@ fn a_panic_restores_the_terminal() {
         !s.contains("Red's turn"),
         "the alternate screen with the board is gone:\n{s}"
     );
+}
+
+#[test]
+fn a_finished_start_position_is_refused_in_the_players_language() {
+    // Red's lion in Blue's den; Red's cat with no move (a dog and a wolf beside it, both
+    // stronger); a drawn position by the no-capture rule's count: each is over by the rules.
+    for (lang, fen, said) in [
+        (
+            "zh-Hans",
+            "l2L3/7/7/7/7/7/7/7/6t r 0 1",
+            "--fen：这个局面的对局已经结束（红方胜，攻入兽穴）",
+        ),
+        (
+            "en",
+            "6l/7/7/7/7/7/7/d6/Cw5 r 0 1",
+            "--fen: the game is already over in this position (Blue wins, one side could not move)",
+        ),
+        (
+            "zh-Hant",
+            "6l/7/7/7/7/7/7/d6/Cw5 r 0 1",
+            "--fen：這個局面的對局已經結束（藍方勝，",
+        ),
+        (
+            "en",
+            "l6/7/7/7/7/7/7/7/6L r 200 101",
+            "--fen: the game is already over in this position (Draw, ",
+        ),
+    ] {
+        let out = Command::new(BIN)
+            .args(["play", "--lang", lang, "--fen", fen])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{lang} {fen}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{lang}: {err}");
+    }
 }

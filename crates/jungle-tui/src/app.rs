@@ -230,6 +230,10 @@ pub struct OnlineState {
     pub disconnected: Option<String>,
     /// `!` was pressed once.
     pub resign_armed: bool,
+    /// `q` was pressed once in a live game with a seat (leaving would lose it).
+    pub quit_armed: bool,
+    /// The account is a guest's (from `welcome`): it cannot come back once the program ends.
+    pub guest: bool,
 }
 
 /// The whole client state.
@@ -283,6 +287,9 @@ pub struct App {
     save_dir: PathBuf,
     /// The program should end.
     pub quit: bool,
+    /// Why the program ends on an error (said on the plain terminal once the screen is
+    /// restored, and the exit status is not 0): e.g. a game to watch that does not exist.
+    pub exit_error: Option<String>,
 }
 
 impl App {
@@ -316,6 +323,7 @@ impl App {
             online_start: config.online_start,
             save_dir: config.save_dir,
             quit: false,
+            exit_error: None,
         };
         app.reset_cursor();
         if app.opponent == Opponent::Online {
@@ -535,6 +543,22 @@ impl App {
         Some((game, per_move))
     }
 
+    /// Stops the clocks at their values counted down to `now` (the game has ended): the game
+    /// clocks keep what was left, no clock runs and there is no per-move time any more.
+    fn stop_clocks(&mut self, now: Instant) {
+        if self.online.clocks.is_none() {
+            return;
+        }
+        let left = |c| self.clock_of(c, now).and_then(|(game, _)| game);
+        let stopped = Clocks {
+            red_ms: left(Color::Red),
+            blue_ms: left(Color::Blue),
+            move_ms: None,
+            running: None,
+        };
+        self.online.clocks = Some((stopped, now));
+    }
+
     // ----- messages -----
 
     fn info(&mut self, m: Msg) {
@@ -554,6 +578,51 @@ impl App {
 
     fn error_msg(&mut self, m: Msg) {
         self.error(self.t(m).to_string());
+    }
+
+    /// Clears the status line when it shows `m` (a question no longer asked).
+    fn clear_status_if(&mut self, m: Msg) {
+        if self.status.as_ref().is_some_and(|s| s.text == self.t(m)) {
+            self.status = None;
+        }
+    }
+
+    /// Whether this client watches an online game without a seat in it.
+    pub fn spectating(&self) -> bool {
+        self.opponent == Opponent::Online
+            && self.online.game_id.is_some()
+            && self.online.you.is_none()
+    }
+
+    /// The keys line for this client: a spectator's lists only the keys a spectator can use
+    /// (no moves, draws, resignation, takebacks or rematches).
+    pub fn keys_msg(&self) -> Msg {
+        if self.spectating() {
+            Msg::KeysWatch
+        } else if self.opponent == Opponent::Online {
+            Msg::KeysOnline
+        } else {
+            Msg::KeysHelp
+        }
+    }
+
+    /// Whether leaving now would lose a game: a live online game in which this client has a
+    /// seat (the server counts the seat as disconnected and, once the reconnect grace runs out,
+    /// the game as lost; a guest's account cannot come back at all). `q` then asks first.
+    pub fn leaving_loses(&self) -> bool {
+        self.opponent == Opponent::Online
+            && self.online.game_id.is_some()
+            && self.online.you.is_some()
+            && !self.finished()
+    }
+
+    /// The question `q` asks in a live online game (a guest is told it cannot come back).
+    fn quit_confirm_msg(&self) -> Msg {
+        if self.online.guest {
+            Msg::QuitConfirmGuest
+        } else {
+            Msg::QuitConfirm
+        }
     }
 
     // ----- keys -----
@@ -576,8 +645,14 @@ impl App {
         if !self.input.is_empty() {
             return self.input_key(k, now);
         }
-        if k != Key::Char('!') {
-            self.online.resign_armed = false;
+        // A confirmation asked for (`!` to resign, `q` to leave a live game) is cancelled by
+        // any other key, which then does what it does; its question leaves the status line.
+        if k != Key::Char('!') && std::mem::take(&mut self.online.resign_armed) {
+            self.clear_status_if(Msg::ResignConfirm);
+        }
+        let quit_armed = std::mem::take(&mut self.online.quit_armed);
+        if quit_armed && k != Key::Char('q') {
+            self.clear_status_if(self.quit_confirm_msg());
         }
         if self.finished() {
             let ply = self.shown_ply();
@@ -610,6 +685,11 @@ impl App {
                 });
             }
             Key::Char('q') => {
+                if self.leaving_loses() && !quit_armed {
+                    self.online.quit_armed = true;
+                    self.info(self.quit_confirm_msg());
+                    return Vec::new();
+                }
                 self.quit = true;
                 return vec![Command::Quit];
             }
@@ -738,6 +818,12 @@ impl App {
             Key::Esc => self.prompt = None,
             Key::Enter => {
                 if let Some(p) = self.prompt.take() {
+                    let (Prompt::Save(path) | Prompt::Open(path)) = &p;
+                    if path.trim().is_empty() {
+                        // Nothing to save to or open: said here, the file system left alone.
+                        self.error_msg(Msg::NoFileName);
+                        return Vec::new();
+                    }
                     match p {
                         Prompt::Save(path) => self.save(path.trim()),
                         Prompt::Open(path) => {
@@ -822,10 +908,7 @@ impl App {
             self.error_msg(Msg::GameOver);
         } else if self.online.disconnected.is_some() {
             self.error_msg(Msg::Disconnected);
-        } else if self.opponent == Opponent::Online
-            && self.online.game_id.is_some()
-            && self.online.you.is_none()
-        {
+        } else if self.spectating() {
             self.info(Msg::Spectating);
         } else {
             self.error_msg(Msg::NotYourTurn);
@@ -935,6 +1018,10 @@ impl App {
     /// against the server's AI or at one keyboard (a hint against a person elsewhere would be the
     /// engine playing for you).
     fn hint_key(&mut self) -> Vec<Command> {
+        if self.spectating() {
+            self.error_msg(Msg::HintSpectator);
+            return Vec::new();
+        }
         if !self.engine_may_help() {
             self.error_msg(Msg::HintPeople);
             return Vec::new();
@@ -964,6 +1051,10 @@ impl App {
     fn analysis_key(&mut self) -> Vec<Command> {
         if self.analysis_shown().is_some() {
             self.analysis = None;
+            return Vec::new();
+        }
+        if self.spectating() && !self.finished() {
+            self.error_msg(Msg::AnalysisSpectator);
             return Vec::new();
         }
         if !self.engine_may_help() && !self.finished() {
@@ -1022,7 +1113,7 @@ impl App {
     }
 
     /// A search score as text, for the side to move in the position analysed: `+0.35`, or who
-    /// enters the den in how many moves (as the browser's analysis shows it).
+    /// wins in how many moves (as the browser's analysis shows it).
     pub fn score_text(&self, score: Score) -> String {
         let turn = self.shown_position().turn();
         match score {
@@ -1311,8 +1402,9 @@ impl App {
     fn server(&mut self, msg: ServerMsg, now: Instant) -> Vec<Command> {
         let is_ours = |app: &App, g: &Value| app.online.game_id.as_ref() == Some(g);
         match msg {
-            ServerMsg::Welcome { games, .. } => {
+            ServerMsg::Welcome { user, games } => {
                 self.online.welcomed = true;
+                self.online.guest = user["guest"].as_bool().unwrap_or(false);
                 self.online.disconnected = None;
                 self.status = None;
                 // After a reconnect: the game shown, whatever became of it meanwhile.
@@ -1374,13 +1466,25 @@ impl App {
                     self.info(Msg::DrawOffered);
                 }
             }
-            ServerMsg::DrawDeclined { game } if is_ours(self, &game) => {
+            ServerMsg::DrawDeclined { game, by } if is_ours(self, &game) => {
                 self.online.draw_offer = None;
+                // Said to the players whose offer it was (not to the one declining, nor to
+                // spectators); it replaces "Draw offered".
+                let declined_by_us = by.is_some_and(|s| {
+                    self.online.you != Some(Seat::Both)
+                        && self.online.you.is_some_and(|y| y.plays(s.color()))
+                });
+                if self.online.you.is_some() && !declined_by_us {
+                    self.info(Msg::DrawDeclined);
+                }
             }
             ServerMsg::Presence { game, red, blue } if is_ours(self, &game) => {
                 self.online.presence = [red, blue];
             }
             ServerMsg::Ended { game, result } if is_ours(self, &game) => {
+                // `ended` has no clocks: they stop where they were counted down to, not at the
+                // last report (which would put back the time used since).
+                self.stop_clocks(now);
                 self.online.result = Some(result);
                 self.online.draw_offer = None;
                 self.selected = None;
@@ -1395,8 +1499,25 @@ impl App {
                 }
             }
             ServerMsg::Error {
-                code, message, why, ..
+                code,
+                message,
+                why,
+                re,
             } => {
+                if code == "not_found" && re.as_deref() == Some("watch") {
+                    if let Some(id) = self
+                        .watch_target()
+                        .filter(|_| self.online.game_id.is_none())
+                    {
+                        // The game asked for on the command line does not exist: nothing to
+                        // show, so the program ends and says so on the plain terminal.
+                        let text = Msg::WatchNotFound.fill(self.lang, &[("id", &id)]);
+                        self.error(text.clone());
+                        self.exit_error = Some(text);
+                        self.quit = true;
+                        return vec![Command::Quit];
+                    }
+                }
                 let why = why.as_ref().and_then(|w| {
                     let params: Vec<(&str, &str)> = w
                         .as_object()?
@@ -1414,6 +1535,15 @@ impl App {
             _ => {}
         }
         Vec::new()
+    }
+
+    /// The id of the game this client was started to watch (`--watch`), as written.
+    fn watch_target(&self) -> Option<String> {
+        let start = self.online_start.as_ref().filter(|m| m["t"] == "watch")?;
+        Some(match &start["game"] {
+            Value::String(id) => id.clone(),
+            other => other.to_string(),
+        })
     }
 
     /// Replaces the shown game by the server's state.

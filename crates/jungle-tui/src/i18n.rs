@@ -226,6 +226,15 @@ messages! {
     AnalysisBusy => "tui_analysis_busy";
     PlyOf => "ply_of": "n", "total";
     Review => "tui_review";
+    DrawDeclined => "draw_declined";
+    HintSpectator => "tui_hint_spectator";
+    AnalysisSpectator => "tui_analysis_spectator";
+    WatchNotFound => "tui_watch_not_found": "id";
+    QuitConfirm => "tui_quit_confirm";
+    QuitConfirmGuest => "tui_quit_confirm_guest";
+    NoFileName => "tui_no_file_name";
+    FenOver => "tui_fen_over": "result";
+    KeysWatch => "tui_keys_watch";
 }
 
 impl Msg {
@@ -399,6 +408,22 @@ fn report_text(
 /// The reason text of a rules termination.
 pub fn termination_text(lang: Lang, t: Termination) -> &'static str {
     reason_text(lang, t.as_str())
+}
+
+/// Why a start position is refused because its game is already over by the rules (a den
+/// entered, a side wiped out or left without a move, a draw by the no-capture rule), e.g.
+/// "--fen: the game is already over in this position (Blue wins, one side could not move)".
+pub fn finished_position_text(lang: Lang, outcome: jungle::Outcome) -> String {
+    let head = match outcome.winner {
+        Some(c) => Msg::Wins.fill(lang, &[("side", &color_name(lang, c))]),
+        None => Msg::Draw.text(lang).to_string(),
+    };
+    let comma = if lang.is_chinese() { "，" } else { ", " };
+    let result = format!(
+        "{head}{comma}{}",
+        termination_text(lang, outcome.termination)
+    );
+    Msg::FenOver.fill(lang, &[("result", &result)])
 }
 
 #[cfg(test)]
@@ -646,10 +671,7 @@ mod tests {
             reasons.iter().map(|r| reason_text(Lang::En, r)).collect();
         assert_eq!(texts.len(), reasons.len());
         assert_eq!(reason_text(Lang::En, "no-moves"), "one side could not move");
-        assert_eq!(
-            reason_text(Lang::ZhHans, "draw-plies"),
-            "连续 100 回合没有吃子"
-        );
+        assert_eq!(reason_text(Lang::ZhHans, "draw-plies"), "长时间没有吃子");
         assert_eq!(reason_text(Lang::En, "???"), "Game over");
     }
 }

@@ -68,6 +68,9 @@ pub enum ServerMsg {
     DrawDeclined {
         /// The game id.
         game: Value,
+        /// The side declining (`red` or `blue`; absent from older servers).
+        #[serde(default)]
+        by: Option<Side>,
     },
     /// Who is connected.
     Presence {

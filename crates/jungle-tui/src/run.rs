@@ -27,10 +27,11 @@ const ANALYSIS_LINES: usize = 3;
 
 /// Starts a search of `game` at `level` (for its `lines` best moves) for `time` in `search`'s
 /// place (a search still running there, a hint's or an analysis's, has been given up: it is
-/// stopped); the answer comes back as the event `answer` makes of the result. The search runs on
-/// the engine's own thread so the screen keeps drawing (`go` returns at once) and a waiter thread
-/// reports the result. A stopped search's answer carries an old generation and is dropped by the
-/// app.
+/// stopped); the answer comes back as the event `answer` makes of the result (several lines
+/// come at one depth, best first: [`jungle_engine::SearchResult::lines`]). The search runs on
+/// the engine's own thread so the screen keeps drawing (`go` returns at once) and a waiter
+/// thread reports the result. A stopped search's answer carries an old generation and is
+/// dropped by the app.
 fn think(
     search: &mut Option<StopHandle>,
     game: &Game,
@@ -90,6 +91,10 @@ pub enum RunError {
     /// The terminal.
     #[error("terminal: {0}")]
     Terminal(#[from] io::Error),
+    /// The session ended on something the player must read once the screen is gone, already
+    /// in the player's language ([`App::exit_error`]): e.g. a game to watch that does not exist.
+    #[error("{0}")]
+    Ended(String),
 }
 
 /// Whether the terminal is in full-screen mode now. Restoring twice would be harmful: leaving
@@ -200,7 +205,7 @@ pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
         }
         None => None,
     };
-    with_terminal(|terminal| {
+    let ended = with_terminal(|terminal| {
         let (mut app, cmds) = App::new(config, Instant::now());
         let size = terminal.size()?;
         app.handle(
@@ -257,8 +262,13 @@ pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
                 l.maybe_reconnect(&tx);
             }
         }
-        Ok(())
-    })
+        Ok(app.exit_error.take())
+    })?;
+    // Said on the restored terminal, where it stays after the program ends.
+    match ended {
+        Some(why) => Err(RunError::Ended(why)),
+        None => Ok(()),
+    }
 }
 
 /// The full-screen terminal for `f`: raw mode, the alternate screen and mouse capture, all

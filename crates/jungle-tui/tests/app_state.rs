@@ -998,8 +998,8 @@ fn x_analyses_the_position_until_it_changes_and_x_again_hides_it() {
     assert_eq!(shown.map(|r| r.lines.len()), Some(3));
     assert_eq!(app.score_text(Score::Cp(35)), "+0.35");
     assert_eq!(app.score_text(Score::Cp(-120)), "-1.20");
-    assert_eq!(app.score_text(Score::Den(-3)), "Red enters the den in 3");
-    assert_eq!(app.score_text(Score::Den(2)), "Blue enters the den in 2");
+    assert_eq!(app.score_text(Score::Den(-3)), "Red wins in 3");
+    assert_eq!(app.score_text(Score::Den(2)), "Blue wins in 2");
     let line = [mv("a7a6"), mv("g4g5"), mv("a6a5")];
     assert_eq!(app.line_text(&line, 6), "Ra6 Rg5 Ra5");
     assert_eq!(app.line_text(&line, 2), "Ra6 Rg5 ...");
@@ -1109,7 +1109,7 @@ fn an_analysis_in_chinese_names_sides_and_animals_in_chinese() {
     c.glyphs = Glyphs::Chinese;
     let now = Instant::now();
     let (app, _) = App::new(c, now);
-    assert_eq!(app.score_text(Score::Den(2)), "紅方在 2 步內入穴");
+    assert_eq!(app.score_text(Score::Den(2)), "紅方在 2 步內獲勝");
     assert_eq!(app.line_text(&[mv("g3g4"), mv("a7a6")], 6), "鼠g4 鼠a6");
 }
 
@@ -1182,7 +1182,7 @@ fn looking_back_at_a_finished_game_analyses_the_position_shown() {
     let result = search_result(&[(Score::Den(1), &["d8d9"]), (Score::Cp(50), &["d8c8"])]);
     app.handle(Event::Analysis { generation, result }, now);
     assert!(app.analysis_shown().is_some_and(|a| a.result.is_some()));
-    assert_eq!(app.score_text(Score::Den(1)), "Red enters the den in 1");
+    assert_eq!(app.score_text(Score::Den(1)), "Red wins in 1");
     assert_eq!(app.line_text(&[mv("d8d9")], 6), "Rd9#");
     // Stepping on with the analysis shown analyses the next position shown; its answer is
     // kept only while that position is shown.
@@ -1226,4 +1226,253 @@ fn an_online_game_ended_by_the_server_can_be_stepped_through() {
     press(&mut app, now, &[Key::End]);
     let cmds = press(&mut app, now, &[Key::Char('x')]);
     assert_eq!(analysis_request(&cmds).map(|(_, plies)| plies), Some(2));
+}
+
+// ----- defects found by the exploratory test -----
+
+#[test]
+fn a_declined_draw_offer_is_said_and_the_offer_cleared() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(
+        Event::Server(state("red", &["g3g4", "a7a6"], blue_ai_again())),
+        now,
+    );
+    let cmds = press(&mut app, now, &[Key::Char('=')]);
+    assert_eq!(sent(&cmds), vec![json!({"t":"draw_offer","game":"g1"})]);
+    server(
+        &mut app,
+        now,
+        json!({"t":"draw_offered","game":"g1","by":"red"}),
+    );
+    assert_eq!(status(&app), "Draw offered");
+    server(
+        &mut app,
+        now,
+        json!({"t":"draw_declined","game":"g1","by":"blue"}),
+    );
+    assert_eq!(status(&app), "The draw offer was declined");
+    assert_eq!(app.online.draw_offer, None);
+    // The side declining is not told its own answer, nor is a spectator told anything.
+    server(
+        &mut app,
+        now,
+        json!({"t":"draw_offered","game":"g1","by":"blue"}),
+    );
+    server(
+        &mut app,
+        now,
+        json!({"t":"draw_declined","game":"g1","by":"red"}),
+    );
+    assert_ne!(status(&app), "The draw offer was declined");
+    assert_eq!(app.online.draw_offer, None);
+    let (mut watcher, _, now) = new(Opponent::Online, None);
+    watcher.handle(Event::Server(state("x", &[], json!({"you": null}))), now);
+    server(
+        &mut watcher,
+        now,
+        json!({"t":"draw_declined","game":"g1","by":"blue"}),
+    );
+    assert_eq!(status(&watcher), "");
+}
+
+#[test]
+fn online_clocks_stop_where_they_were_counted_down_to_when_the_game_ends() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    // Red's clock runs from 60 s (the state's clocks); five seconds later Red resigns.
+    app.handle(
+        Event::Server(state("red", &["g3g4", "a7a6"], json!({}))),
+        now,
+    );
+    let resigned = now + Duration::from_secs(5);
+    assert_eq!(
+        app.clock_of(Color::Red, resigned),
+        Some((Some(55000), Some(5000)))
+    );
+    server(
+        &mut app,
+        resigned,
+        json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"resign"},"changes":{}}),
+    );
+    // The clocks stay as they were, with no per-move time, however long the screen stays.
+    let later = resigned + Duration::from_secs(30);
+    assert_eq!(app.clock_of(Color::Red, later), Some((Some(55000), None)));
+    assert_eq!(app.clock_of(Color::Blue, later), Some((Some(60000), None)));
+    // The server's final state, when it comes (a reconnect, a watch), has the last word.
+    let final_clocks = json!({"clocks": {"red_ms": 54700, "blue_ms": 60000, "move_ms": null,
+        "running": null}, "status": "finished",
+        "result": {"winner": "blue", "reason": "resign"}});
+    app.handle(
+        Event::Server(state("red", &["g3g4", "a7a6"], final_clocks)),
+        later,
+    );
+    assert_eq!(
+        app.clock_of(Color::Red, later + Duration::from_secs(9)),
+        Some((Some(54700), None))
+    );
+}
+
+#[test]
+fn spectators_are_told_that_hints_and_analysis_are_not_theirs_while_the_game_is_on() {
+    for blue in [json!({"name": "AI", "ai_level": 4}), json!({"name": "bob"})] {
+        let (mut app, _, now) = new(Opponent::Online, None);
+        app.handle(
+            Event::Server(state("x", &["g3g4"], json!({"you": null, "blue": blue}))),
+            now,
+        );
+        assert!(app.spectating());
+        // The keys line for a spectator offers no game actions.
+        let keys = app.keys_msg().text(Lang::En);
+        assert!(keys.contains("q quit") && !keys.contains("resign") && !keys.contains("draw"));
+        assert!(press(&mut app, now, &[Key::Char('i')]).is_empty());
+        assert_eq!(status(&app), "Spectators get no hints");
+        assert!(press(&mut app, now, &[Key::Char('x')]).is_empty());
+        assert_eq!(status(&app), "Spectators can analyse once the game is over");
+        // Once the game is over, a spectator analyses it like anyone.
+        server(
+            &mut app,
+            now,
+            json!({"t":"ended","game":"g1","result":{"winner":"red","reason":"resign"},"changes":{}}),
+        );
+        let cmds = press(&mut app, now, &[Key::Char('x')]);
+        assert_eq!(analysis_request(&cmds).map(|(_, plies)| plies), Some(1));
+        // Still no hint: there is no move to play.
+        press(&mut app, now, &[Key::Char('x'), Key::Char('i')]);
+        assert_eq!(status(&app), "Spectators get no hints");
+    }
+}
+
+#[test]
+fn watching_a_game_that_does_not_exist_ends_the_program_with_the_reason() {
+    let mut c = config(Opponent::Online, None);
+    c.online_start = Some(jungle_tui::proto::send::watch_id("nonexistent"));
+    let now = Instant::now();
+    let (mut app, _) = App::new(c, now);
+    let cmds = server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
+    assert_eq!(sent(&cmds), vec![json!({"t":"watch","game":"nonexistent"})]);
+    // Another refusal is only shown.
+    let cmds = server(
+        &mut app,
+        now,
+        json!({"t":"error","code":"rate_limited","message":"slow down","re":"watch"}),
+    );
+    assert!(cmds.is_empty() && !app.quit);
+    let cmds = server(
+        &mut app,
+        now,
+        json!({"t":"error","code":"not_found","message":"no such game","re":"watch"}),
+    );
+    assert!(matches!(cmds.as_slice(), [Command::Quit]), "{cmds:?}");
+    assert!(app.quit);
+    assert_eq!(
+        app.exit_error.as_deref(),
+        Some("There is no game nonexistent on this server")
+    );
+    // Said in the player's language.
+    let mut c = config(Opponent::Online, None);
+    c.lang = Lang::ZhHans;
+    c.online_start = Some(jungle_tui::proto::send::watch_id("g404"));
+    let (mut app, _) = App::new(c, now);
+    server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
+    server(
+        &mut app,
+        now,
+        json!({"t":"error","code":"not_found","message":"no such game","re":"watch"}),
+    );
+    assert_eq!(app.exit_error.as_deref(), Some("服务器上没有对局 g404"));
+    // A player's own game gone missing is not the end of the program.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &[], json!({}))), now);
+    let cmds = server(
+        &mut app,
+        now,
+        json!({"t":"error","code":"not_found","message":"no such game","re":"watch"}),
+    );
+    assert!(cmds.is_empty() && !app.quit && app.exit_error.is_none());
+}
+
+#[test]
+fn q_asks_first_in_a_live_online_game_with_a_seat() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
+    assert!(app.leaving_loses());
+    assert!(press(&mut app, now, &[Key::Char('q')]).is_empty());
+    assert!(!app.quit);
+    assert_eq!(
+        status(&app),
+        "Leaving loses the game unless you return in time: q again to leave"
+    );
+    // Any other key cancels (and does what it does).
+    assert!(press(&mut app, now, &[Key::Char('v')]).is_empty());
+    assert!(app.flipped && !app.quit);
+    assert!(press(&mut app, now, &[Key::Left, Key::Char('q')]).is_empty());
+    press(&mut app, now, &[Key::Esc]);
+    assert_eq!(status(&app), "", "the question is gone");
+    let cmds = press(&mut app, now, &[Key::Char('q'), Key::Char('q')]);
+    assert!(matches!(cmds.as_slice(), [Command::Quit]), "{cmds:?}");
+    assert!(app.quit);
+    // A guest is told it cannot come back.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    server(
+        &mut app,
+        now,
+        json!({"t":"welcome","user":{"name":"Guest-1","guest":true},"games":[]}),
+    );
+    app.handle(Event::Server(state("both", &[], json!({}))), now);
+    press(&mut app, now, &[Key::Char('q')]);
+    assert_eq!(
+        status(&app),
+        "A guest cannot come back: leaving loses the game. q again to leave"
+    );
+    // Ctrl-C still quits at once.
+    let cmds = press(&mut app, now, &[Key::CtrlC]);
+    assert!(matches!(cmds.as_slice(), [Command::Quit]));
+    // Nothing to lose: a finished game, a spectator, a game on this machine.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &[], json!({}))), now);
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"resign"},"changes":{}}),
+    );
+    assert!(matches!(
+        press(&mut app, now, &[Key::Char('q')]).as_slice(),
+        [Command::Quit]
+    ));
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("x", &[], json!({"you": null}))), now);
+    assert!(matches!(
+        press(&mut app, now, &[Key::Char('q')]).as_slice(),
+        [Command::Quit]
+    ));
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    assert!(matches!(
+        press(&mut app, now, &[Key::Char('q')]).as_slice(),
+        [Command::Quit]
+    ));
+}
+
+#[test]
+fn an_empty_file_name_is_refused_without_touching_the_file_system() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    type_text(&mut app, now, "g3g4");
+    // Open: nothing typed (or only spaces).
+    press(&mut app, now, &[Key::Char('o'), Key::Char(' '), Key::Enter]);
+    assert_eq!(app.prompt, None);
+    assert_eq!(status(&app), "Type a file name");
+    assert!(app.status.as_ref().is_some_and(|s| s.error));
+    assert_eq!(app.game.len(), 1, "the game is untouched");
+    // Save: the name offered erased.
+    press(&mut app, now, &[Key::Char('s')]);
+    let offered = match &app.prompt {
+        Some(Prompt::Save(p)) => p.chars().count(),
+        other => panic!("{other:?}"),
+    };
+    for _ in 0..offered {
+        press(&mut app, now, &[Key::Backspace]);
+    }
+    press(&mut app, now, &[Key::Enter]);
+    assert_eq!(status(&app), "Type a file name");
+    app.lang = Lang::ZhHant;
+    press(&mut app, now, &[Key::Char('o'), Key::Enter]);
+    assert_eq!(status(&app), "請輸入檔案名稱");
 }
