@@ -88,13 +88,19 @@ pub enum RunError {
     /// is in the player's language ([`crate::i18n::net_error_text`]).
     #[error("{0}")]
     Server(String),
-    /// The terminal.
+    /// The terminal (its error is said in this one's text, not again as its source).
     #[error("terminal: {0}")]
-    Terminal(#[from] io::Error),
+    Terminal(io::Error),
     /// The session ended on something the player must read once the screen is gone, already
     /// in the player's language ([`App::exit_error`]): e.g. a game to watch that does not exist.
     #[error("{0}")]
     Ended(String),
+}
+
+impl From<io::Error> for RunError {
+    fn from(e: io::Error) -> Self {
+        RunError::Terminal(e)
+    }
 }
 
 /// Whether the terminal is in full-screen mode now. Restoring twice would be harmful: leaving
@@ -394,4 +400,23 @@ fn apply(
         }
     }
     quit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_terminal_error_is_said_once() {
+        // The text and its source chain, as `jungle play` prints it (`{:#}` of an error chain):
+        // the terminal's own error appears once.
+        let e = RunError::from(io::Error::other("No such device or address (os error 6)"));
+        let mut chain = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            chain.push_str(&format!(": {s}"));
+            source = s.source();
+        }
+        assert_eq!(chain, "terminal: No such device or address (os error 6)");
+    }
 }
