@@ -2,7 +2,7 @@
 // keyboard on the board, drag), on hotseat games.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPlayer, gameId, clickMove, tapMove, waitMoves, shot, BASE } from '../lib.mjs';
+import { launch, openPlayer, gameId, clickMove, tapMove, waitMoves, shot, endingText, BASE } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -301,6 +301,20 @@ test('clocks from the server: low-time warning, a move timeout passes and is cou
   await announced(page, /Blue timed out and passes/);
   const red = await page.locator('[data-test=clock-red]').innerText();
   assert.match(red, /^\d:\d\d/);
+  // Red's clock runs; when the game ends it stops where it was, not back at the server's last
+  // report (which was made when Red's turn began).
+  const seconds = async () => {
+    const [m, sec] = (await page.locator('[data-test=clock-red]').innerText()).match(/^(\d+):(\d\d)/).slice(1);
+    return Number(m) * 60 + Number(sec);
+  };
+  await page.locator('[data-test=clock-red].running').waitFor();
+  await page.waitForTimeout(2500);
+  const before = await seconds();
+  await page.click('[data-test=resign]');
+  await page.locator('dialog.modal[open] button.primary').click();
+  await endingText(page);
+  const after = await seconds();
+  assert.ok(after <= before, `the clock went back from ${before} s to ${after} s`);
   assert.deepEqual(page.errors, []);
 });
 

@@ -573,11 +573,13 @@ export function mountGame(root, id, ctx) {
         break;
       case 'ended':
         if (!g) return;
+        // The clocks stop where they were counted down to (read while the game is still live:
+        // `ended` carries no clocks, and the last report would give back the time used since).
+        if (clockBase) clockBase = { ...clockNow(), running: null, move_ms: null, at: performance.now() };
         g.status = 'finished';
         g.result = msg.result;
         g.legal = [];
         g.forbidden = {};
-        if (clockBase) clockBase = { ...clockNow(), running: null, at: performance.now() };
         viewPly = positions.length - 1;
         ended = msg;
         sound.play('end');
