@@ -53,6 +53,10 @@ test('typed moves resolve against the legal list', () => {
   assert.deepEqual(resolveTyped('Rg4', pos, legal), { move: 'g3g4' });
   assert.deepEqual(resolveTyped('鼠f3', pos, legal), { move: 'g3f3' });
   assert.deepEqual(resolveTyped('Ea4', pos, legal), { move: 'a3a4' });
+  // As a Chinese input method gives it: full-width, and the capture sign the move list shows.
+  assert.deepEqual(resolveTyped('ｇ３ｇ４', pos, legal), { move: 'g3g4' });
+  assert.deepEqual(resolveTyped('鼠ｆ３', pos, legal), { move: 'g3f3' });
+  assert.deepEqual(resolveTyped('鼠×f3', pos, legal), { move: 'g3f3' });
   // Not legal: the move meant comes back too, so that a reason the server gave can be shown.
   assert.deepEqual(resolveTyped('Lg5', pos, legal), { error: 'move_illegal', move: 'g1g5' });
   assert.deepEqual(resolveTyped('g3g2', pos, legal), { error: 'move_illegal', move: 'g3g2' });

@@ -105,6 +105,9 @@ test('a phone in portrait: the board fits, taps move, the controls are reachable
   await tapMove(page, 'g3g4');
   await tapMove(page, 'a7a6');
   await tapMove(page, 'e3d3');
+  // Moves do not scroll the page (only the move list): the top player's clock and the status
+  // above the board stay on the screen.
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
   await shot(page, 'phone-game', true);
   // Every control on the game screen can be reached and is at least 30px high for a finger.
   for (const b of await page.locator('.controls button').all()) {
@@ -140,10 +143,11 @@ test('moves by typing, by keyboard on the board, and by drag; flip and ranks', a
   await page.press('#move-input', 'Enter');
   await waitMoves(page, 2);
   assert.equal(await page.locator('.moves .mv[data-ply="1"]').innerText(), 'Ra6');
-  // A move that is not legal is refused with a message, and nothing is sent.
+  // A move that is not legal is refused with the server's reason, and nothing changes.
   await page.fill('#move-input', 'Ld5');
   await page.press('#move-input', 'Enter');
-  await page.locator('.toast.error').first().waitFor();
+  await page.locator('.toast.error', { hasText: 'That move is not allowed: ' }).first().waitFor();
+  assert.equal(await page.locator('.moves .mv').count(), 2);
   assert.equal(await page.locator('#move-input').getAttribute('aria-invalid'), 'true');
 
   // Keyboard on the board: the squares announce themselves; arrows move, Enter picks and drops.
@@ -157,6 +161,11 @@ test('moves by typing, by keyboard on the board, and by drag; flip and ranks', a
   await waitMoves(page, 3);
   assert.equal(await page.locator('.board [data-sq="d3"] .piece.red[data-role="P"]').count(), 1);
   await announced(page, /Red: Pd3/);
+  // The board keeps the keyboard's focus through the redraws the move brings, so the arrows go
+  // on working.
+  await page.waitForFunction(() => document.activeElement?.dataset?.sq === 'd3', null, { timeout: 3000 });
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.sq), 'd4');
 
   // Drag Blue's elephant g7 → g6.
   await page.locator('.board [data-sq="g7"]').dragTo(page.locator('.board [data-sq="g6"]'));
@@ -262,6 +271,12 @@ test('the analysis board: load a position, moves checked by the server, evaluati
   await page.locator('.board [data-sq="a4"] .piece.red[data-role="E"]').waitFor();
   assert.match(await page.locator('#fen-input').inputValue(), / b 1 1$/);
   assert.equal(await page.locator('.side-col .moves li').innerText(), 'Ea3-a4');
+  // A change of language redraws the screen from the address, which keeps the moves.
+  await page.selectOption('#lang-select', 'zh-Hans');
+  await page.locator('.side-col .moves li', { hasText: '象a3-a4' }).waitFor();
+  assert.match(await page.locator('#fen-input').inputValue(), / b 1 1$/);
+  await page.selectOption('#lang-select', 'en');
+  await page.locator('.side-col .moves li', { hasText: 'Ea3-a4' }).waitFor();
   // A bad JFEN is refused with a message.
   await page.fill('#fen-input', 'not a position');
   await page.press('#fen-input', 'Enter');

@@ -277,6 +277,12 @@ function challenge(root, id) {
   });
 }
 
+/** The word for a profile's link to a game: the player's own live game is resumed, not watched. */
+function gameLink(g, name) {
+  if (g.status !== 'live') return t('replay');
+  return store.user && store.user.name === name ? t('resume_game') : t('watch');
+}
+
 /**
  * A table that scrolls sideways inside its own box where the screen is too narrow for it, its
  * words kept whole (a two-character heading is not broken into two lines).
@@ -327,7 +333,7 @@ async function profile(root, name) {
           h('td', {}, h('span', { class: `swatch ${mine}` }), ` ${t(mine)}`),
           h('td', {}, opp.ai_level ? t('ai_name', { level: opp.ai_level }) : opp.name),
           h('td', {}, res), h('td', {}, g.result ? resultText(g.result).reason : ''),
-          h('td', {}, h('a', { href: `#/g/${g.id}` }, g.status === 'live' ? t('watch') : t('replay')))));
+          h('td', {}, h('a', { href: `#/g/${g.id}` }, gameLink(g, name)))));
       }
       if (games.length) before = games[games.length - 1].id;
       more.hidden = games.length < 20;

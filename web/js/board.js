@@ -164,6 +164,9 @@ export class Board {
     const threats = this.threats();
     const squares = this.squaresInOrder();
     if (!squares.includes(this.focusSq)) this.focusSq = squares[squares.length - 4];
+    // A square keeps the keyboard's focus across a redraw (a move, the opponent's move, any
+    // update): the new square in its place takes it, so the arrow keys go on working.
+    const hadFocus = this.grid.contains(document.activeElement);
     const frag = document.createDocumentFragment();
     const movableFrom = new Set(this.canMove() ? this.state.legal.map((m) => m.slice(0, 2)) : []);
     for (let i = 0; i < 9; i++) {
@@ -204,6 +207,7 @@ export class Board {
       frag.appendChild(row);
     }
     this.grid.replaceChildren(frag);
+    if (hadFocus) this.grid.querySelector(`[data-sq="${this.focusSq}"]`)?.focus({ preventScroll: true });
     this.grid.setAttribute('aria-label', t('board_label', { side: t(orientation) }));
     this.grid.classList.toggle('flipped', orientation === 'blue');
   }

@@ -389,9 +389,14 @@ export function mountGame(root, id, ctx) {
       }, displaySan(m.san)));
     });
     moveList.replaceChildren(...items);
+    // Only the list scrolls to the move shown (scrollIntoView would scroll the page too, and on
+    // a phone take the opponent's clock off the screen at every move).
     const cur = moveList.querySelector('.current');
-    if (cur) cur.scrollIntoView({ block: 'nearest' });
-    else moveList.scrollTop = moveList.scrollHeight;
+    if (!cur) moveList.scrollTop = moveList.scrollHeight;
+    else if (cur.offsetTop < moveList.scrollTop) moveList.scrollTop = cur.offsetTop;
+    else if (cur.offsetTop + cur.offsetHeight > moveList.scrollTop + moveList.clientHeight) {
+      moveList.scrollTop = cur.offsetTop + cur.offsetHeight - moveList.clientHeight;
+    }
   }
 
   function renderReplayBar() {
@@ -578,6 +583,7 @@ export function mountGame(root, id, ctx) {
         if (clockBase) clockBase = { ...clockNow(), running: null, move_ms: null, at: performance.now() };
         g.status = 'finished';
         g.result = msg.result;
+        if (msg.timeouts) g.timeouts = msg.timeouts;
         g.legal = [];
         g.forbidden = {};
         viewPly = positions.length - 1;
@@ -711,11 +717,18 @@ export function mountAnalysis(root, params) {
   const moveInput = h('input', { id: 'an-move', spellcheck: false, autocomplete: 'off', placeholder: 'g3g4 / Rg4' });
   const list = h('ol', { class: 'moves' });
 
-  function reset(fen) {
+  // `played`: moves from `fen` to replay at once (from the address: a reload or a change of
+  // language redraws the screen from it).
+  function reset(fen, played = []) {
     try {
       positions = [parseJfen(fen)];
       startFen = fen;
       moves = [];
+      for (const m of played) {
+        if (!/^([a-g][1-9]){2}$|^--$/.test(m)) break;
+        positions.push(applyMove(positions[positions.length - 1], m));
+        moves.push(m);
+      }
       run();
     } catch (e) {
       toast(t('bad_fen_detail', { msg: (e instanceof JfenError && jfenText({ code: e.code, ...e.params })) || e.message }), 'error');
@@ -750,6 +763,10 @@ export function mountAnalysis(root, params) {
   async function run(known) {
     const pos = positions[positions.length - 1];
     legal = known || [];
+    // The address keeps the position and the moves (without a new history entry).
+    const query = new URLSearchParams({ fen: startFen });
+    if (moves.length) query.set('moves', moves.join(','));
+    history.replaceState(null, '', `#/analysis?${query}`);
     board.set({ pos, legal, movable: pos.turn, orientation: 'red', lastMove: moves[moves.length - 1] || null });
     list.replaceChildren(...moves.map((m, i) => h('li', {}, lineText([m], positions[i]))));
     fenInput.value = printJfen(pos);
@@ -803,6 +820,6 @@ export function mountAnalysis(root, params) {
       h('form', { class: 'fen-form', onsubmit: (e) => { e.preventDefault(); reset(fenInput.value.trim()); } },
         h('label', { for: 'fen-input' }, t('position_jfen')), fenInput, h('button', { type: 'submit' }, t('load'))),
       h('h2', { class: 'sub' }, t('moves')), list)));
-  reset(startFen);
+  reset(startFen, (params.get('moves') || '').split(',').filter(Boolean));
   return () => { seq = -1; };
 }

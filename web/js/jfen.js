@@ -146,7 +146,9 @@ const ZH_ROLE = { '象': 'E', '狮': 'L', '獅': 'L', '虎': 'T', '豹': 'P', '�
  * moves of the position, or returns `{error: key}` with a message catalogue key.
  */
 export function resolveTyped(text, pos, legal) {
-  let s = String(text).trim().replace(/\s+/g, '');
+  // As a Chinese input method may give it: full-width letters and digits (ｇ３ｇ４), and the
+  // capture sign the move list shows (獅×d5).
+  let s = String(text).normalize('NFKC').trim().replace(/\s+/g, '').replace(/×/g, 'x');
   if (!s) return { error: 'move_empty' };
   if (s === '--') return legal.includes('--') ? { move: '--' } : { error: 'move_illegal' };
   const coord = /^([a-g][1-9])-?x?([a-g][1-9])$/i.exec(s);

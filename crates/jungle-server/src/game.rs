@@ -1004,6 +1004,8 @@ impl Actor {
         self.broadcast(serde_json::json!({
             "t": "ended", "game": self.meta.id, "result": self.result,
             "changes": {"red": change(0), "blue": change(1)},
+            // The count that ended a game by timeouts has no `moved` of its own.
+            "timeouts": {"red": self.timeouts[Color::Red], "blue": self.timeouts[Color::Blue]},
         }));
         self.hub.game_ended(&self.meta);
     }

@@ -275,6 +275,8 @@ async fn the_move_limit_passes_and_the_fourth_timeout_forfeits() {
     srv.clock.advance(1);
     let e = red.expect("ended").await;
     assert_eq!(e["result"], json!({"winner": "blue", "reason": "timeouts"}));
+    // The fourth timeout, which ended the game, is counted in `ended` (no `moved` tells it).
+    assert_eq!(e["timeouts"], json!({"red": 4, "blue": 0}));
     let rec = srv
         .get(&format!("/api/games/{game}/record"), None)
         .await
@@ -401,6 +403,27 @@ async fn abort_only_before_both_sides_moved() {
         blue.expect("ended").await["result"],
         json!({"winner": "blue", "reason": "resign"})
     );
+}
+
+#[tokio::test]
+async fn a_rated_challenge_accepted_by_a_guest_makes_a_casual_game() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut red = srv.registered("alice").await;
+    let mut blue = srv.guest().await;
+    let game = challenge_game(&mut red, &mut blue, untimed(), true).await;
+    let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+    assert_eq!(g["game"]["rated"], false, "{g}");
+    let rec = srv
+        .get(&format!("/api/games/{game}/record"), None)
+        .await
+        .body;
+    assert!(!rec.contains("[Event \"Rated\"]"), "{rec}");
+    // Between two registered players the same challenge is rated.
+    let mut bob = srv.registered("bob").await;
+    let game = challenge_game(&mut red, &mut bob, untimed(), true).await;
+    let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+    assert_eq!(g["game"]["rated"], true, "{g}");
 }
 
 #[tokio::test]

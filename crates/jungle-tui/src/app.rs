@@ -1481,10 +1481,17 @@ impl App {
             ServerMsg::Presence { game, red, blue } if is_ours(self, &game) => {
                 self.online.presence = [red, blue];
             }
-            ServerMsg::Ended { game, result } if is_ours(self, &game) => {
+            ServerMsg::Ended {
+                game,
+                result,
+                timeouts,
+            } if is_ours(self, &game) => {
                 // `ended` has no clocks: they stop where they were counted down to, not at the
                 // last report (which would put back the time used since).
                 self.stop_clocks(now);
+                if let Some(t) = timeouts {
+                    self.online.timeouts = t;
+                }
                 self.online.result = Some(result);
                 self.online.draw_offer = None;
                 self.selected = None;

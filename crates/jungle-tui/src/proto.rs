@@ -87,6 +87,9 @@ pub enum ServerMsg {
         game: Value,
         /// The result.
         result: GameResult,
+        /// The timeouts at the end (the one that ended a game by timeouts included).
+        #[serde(default)]
+        timeouts: Option<Timeouts>,
     },
     /// A rematch offer.
     RematchOffered {

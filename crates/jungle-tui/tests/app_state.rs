@@ -679,6 +679,16 @@ fn online_draw_resign_takeback_and_rematch_keys() {
 }
 
 #[test]
+fn the_timeout_that_ends_a_game_is_counted() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &[], json!({}))), now);
+    let ended = json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"timeouts"},
+        "changes":{},"timeouts":{"red":4,"blue":0}});
+    server(&mut app, now, ended);
+    assert_eq!((app.online.timeouts.red, app.online.timeouts.blue), (4, 0));
+}
+
+#[test]
 fn an_aborted_online_game_is_neither_won_nor_drawn() {
     let (mut app, _, now) = new(Opponent::Online, None);
     app.handle(Event::Server(state("red", &[], json!({}))), now);
