@@ -46,27 +46,27 @@ struct MatchOpts {
     /// `Name=Value` engine option for the second engine (repeatable).
     #[arg(long = "option2", num_args = 1)]
     options2: Vec<String>,
-    /// Number of games (rounded up to colour-swapped pairs).
-    #[arg(long, default_value_t = 20)]
+    /// Number of games, at least 1 (rounded up to colour-swapped pairs).
+    #[arg(long, default_value_t = 20, value_parser = positive::<usize>)]
     games: usize,
-    /// Milliseconds per move.
-    #[arg(long, conflicts_with_all = ["tc", "depth", "nodes"])]
+    /// Milliseconds per move (at least 1).
+    #[arg(long, conflicts_with_all = ["tc", "depth", "nodes"], value_parser = positive::<u64>)]
     movetime: Option<u64>,
     /// A game clock `base+increment` in seconds, e.g. `10+0.1`.
     #[arg(long, conflicts_with_all = ["depth", "nodes"])]
     tc: Option<String>,
-    /// A fixed depth per move.
-    #[arg(long, conflicts_with = "nodes")]
+    /// A fixed depth per move (at least 1).
+    #[arg(long, conflicts_with = "nodes", value_parser = positive::<u32>)]
     depth: Option<u32>,
-    /// A fixed node count per move.
-    #[arg(long)]
+    /// A fixed node count per move (at least 1).
+    #[arg(long, value_parser = positive::<u64>)]
     nodes: Option<u64>,
     /// The second engine's node count per move instead of `--nodes` (a handicap for one side,
     /// e.g. to weigh a slower but smarter version at equal time).
-    #[arg(long)]
+    #[arg(long, value_parser = positive::<u64>)]
     nodes2: Option<u64>,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (1 to 64; each runs its own two engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=matches::MAX_CONCURRENCY as u64))]
     concurrency: usize,
     /// Rule set (RULES §9).
     #[arg(long, default_value = "standard")]
@@ -116,6 +116,15 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     engine_bench::run(a.depth, &mut stdout.lock())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A whole number of at least 1 (0 is a usage error, not taken as 1).
+fn positive<T: std::str::FromStr + From<u8> + PartialOrd>(s: &str) -> Result<T, String> {
+    match s.parse::<T>() {
+        Ok(n) if n >= T::from(1) => Ok(n),
+        Ok(_) => Err("it must be at least 1".into()),
+        Err(_) => Err("it must be a whole number of at least 1".into()),
+    }
 }
 
 fn parse_options(list: &[String]) -> Result<Vec<(String, String)>> {
@@ -170,16 +179,16 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
     e0.options = parse_options(&a.options1)?;
     e1.options = parse_options(&a.options2)?;
     let time_control = match (a.movetime, &a.tc, a.depth, a.nodes) {
-        (Some(ms), _, _, _) => TimeControl::MoveTime(Duration::from_millis(ms.max(1))),
+        (Some(ms), _, _, _) => TimeControl::MoveTime(Duration::from_millis(ms)),
         (_, Some(tc), _, _) => parse_tc(tc)?,
-        (_, _, Some(d), _) => TimeControl::Depth(d.max(1)),
-        (_, _, _, Some(n)) => TimeControl::Nodes(n.max(1)),
+        (_, _, Some(d), _) => TimeControl::Depth(d),
+        (_, _, _, Some(n)) => TimeControl::Nodes(n),
         _ => TimeControl::MoveTime(Duration::from_millis(100)),
     };
     if a.nodes2.is_some() && !matches!(time_control, TimeControl::Nodes(_)) {
         bail!("--nodes2 goes with --nodes (a node count for each engine)");
     }
-    e1.nodes = a.nodes2.map(|n| n.max(1));
+    e1.nodes = a.nodes2;
     let sprt = match a.sprt.as_slice() {
         [] => None,
         [e0, e1] if e0 < e1 => Some(Sprt::new(*e0, *e1)),
@@ -202,9 +211,9 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
     }
     let config = MatchConfig {
         engines: [e0, e1],
-        games: a.games.max(1),
+        games: a.games,
         time_control,
-        concurrency: a.concurrency.max(1),
+        concurrency: a.concurrency,
         rules,
         openings,
         max_plies: a

@@ -304,3 +304,92 @@ fn host_speed_is_measured_before_and_after_the_games() {
     let out = one_opening_match("speed-suite2.txt", &["--games", "2", "--depth", "2"], &pgn);
     assert!(!String::from_utf8_lossy(&out.stdout).contains("Host speed"));
 }
+
+#[test]
+fn zero_games_or_zero_concurrency_is_a_usage_error() {
+    let me = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
+    for (args, flag) in [
+        (&["--games", "0"][..], "--games"),
+        (&["--concurrency", "0"][..], "--concurrency"),
+        (&["--concurrency", "65"][..], "--concurrency"),
+        (&["--depth", "0"][..], "--depth"),
+    ] {
+        let out = run_match([&me, &me], args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(flag), "{args:?}: {err}");
+        // Nothing was played.
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn an_option_the_engine_refuses_stops_the_match_before_any_game() {
+    let me = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
+    let pgn = temp("refused.pgn");
+    for (flag, value, engine) in [
+        ("--option1", "Bogus=3", "engine `first`"),
+        ("--option2", "Hash=0", "engine `second`"),
+    ] {
+        let out = run_match(
+            [&me, &me],
+            &[
+                flag,
+                value,
+                "--option1",
+                "Hash=8",
+                "--games",
+                "2",
+                "--depth",
+                "1",
+                "--name",
+                "first",
+                "--name",
+                "second",
+                "--openings",
+                &openings(),
+                "--pgn",
+                pgn.to_str().unwrap(),
+            ],
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{flag} {value}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(engine), "{err}");
+        assert!(err.contains(&format!("`{value}`")), "{err}");
+        // The engine's own reason.
+        let reason = if value.starts_with("Bogus") {
+            "unknown option `Bogus`"
+        } else {
+            "option Hash takes a number from 1 to"
+        };
+        assert!(err.contains(reason), "{err}");
+        assert!(
+            out.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert_eq!(std::fs::read_to_string(&pgn).unwrap_or_default(), "");
+    }
+    // Options the engine takes still work.
+    let out = run_match(
+        [&me, &me],
+        &[
+            "--option1",
+            "Hash=8",
+            "--option2",
+            "Level=3",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--quiet",
+            "--openings",
+            &openings(),
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Score of A vs B: "), "{text}");
+}

@@ -100,11 +100,11 @@ pub struct Sprt {
 pub struct MatchConfig {
     /// The first engine (results are from its point of view) and the second.
     pub engines: [EngineSpec; 2],
-    /// Number of games (rounded up to an even number: colour-swapped pairs).
+    /// Number of games, at least 1 (rounded up to an even number: colour-swapped pairs).
     pub games: usize,
     /// Time control.
     pub time_control: TimeControl,
-    /// Games played at once.
+    /// Games played at once, 1 to [`MAX_CONCURRENCY`].
     pub concurrency: usize,
     /// The rule set.
     pub rules: Rules,
@@ -363,7 +363,19 @@ impl Process {
             .map_err(|f| format!("no `uciok` ({f:?})"))?;
         for (k, v) in &spec.options {
             p.send(&format!("setoption name {k} value {v}"))
+                .and_then(|()| p.send("isready"))
                 .map_err(|_| "it closed its input".to_string())?;
+            // An engine that refuses an option says so (`info string error: …`) before it
+            // answers the `isready` behind it.
+            let before = p
+                .read_until("readyok", Duration::from_secs(10))
+                .map_err(|f| format!("no `readyok` after the option `{k}={v}` ({f:?})"))?;
+            if let Some(why) = before
+                .iter()
+                .find_map(|l| l.trim().strip_prefix("info string error:"))
+            {
+                return Err(format!("it refused the option `{k}={v}`: {}", why.trim()));
+            }
         }
         p.send("isready")
             .map_err(|_| "it closed its input".to_string())?;
@@ -380,6 +392,23 @@ impl Process {
 
     /// Reads lines until one starts with `word`; returns it.
     fn expect(&mut self, word: &str, timeout: Duration) -> Result<String, Failure> {
+        self.read_lines(word, timeout, |_| {})
+    }
+
+    /// Reads lines until one starts with `word`; returns the lines before it.
+    fn read_until(&mut self, word: &str, timeout: Duration) -> Result<Vec<String>, Failure> {
+        let mut before = Vec::new();
+        self.read_lines(word, timeout, |l| before.push(l))?;
+        Ok(before)
+    }
+
+    /// Reads lines until one starts with `word` and returns it, handing the others to `other`.
+    fn read_lines(
+        &mut self,
+        word: &str,
+        timeout: Duration,
+        mut other: impl FnMut(String),
+    ) -> Result<String, Failure> {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -388,6 +417,7 @@ impl Process {
                     if l.split_whitespace().next() == Some(word) {
                         return Ok(l);
                     }
+                    other(l);
                 }
                 Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
                 Err(RecvTimeoutError::Disconnected) => return Err(Failure::Crash),
@@ -412,13 +442,27 @@ impl Drop for Process {
     }
 }
 
+/// The most games a match plays at once ([`MatchConfig::concurrency`]).
+pub const MAX_CONCURRENCY: usize = 64;
+
 /// Plays the match; `on_game` sees every finished game (in finishing order). Returns the tally.
+/// Before any game, both engines are started once: one that fails its handshake or answers a
+/// `setoption` with `info string error: …` stops the match with a [`MatchError::Engine`].
 pub fn run(
     config: &MatchConfig,
     mut on_game: impl FnMut(&GameResult, &Tally) + Send,
 ) -> Result<Tally, MatchError> {
     if config.openings.is_empty() {
         return Err(MatchError::Openings("no openings".into()));
+    }
+    if config.games == 0 {
+        return Err(MatchError::Config("a match needs at least one game".into()));
+    }
+    if !(1..=MAX_CONCURRENCY).contains(&config.concurrency) {
+        return Err(MatchError::Config(format!(
+            "games at once must be from 1 to {MAX_CONCURRENCY}, not {}",
+            config.concurrency
+        )));
     }
     // Check both engines start before scheduling games.
     for spec in &config.engines {
@@ -434,7 +478,7 @@ pub fn run(
         HashSet::<(usize, String)>::new(),
     ));
     std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.clamp(1, 64) {
+        for _ in 0..config.concurrency {
             scope.spawn(|| {
                 let mut procs: [Option<Process>; 2] = [None, None];
                 loop {
@@ -784,5 +828,32 @@ mod tests {
         assert_eq!(ok, vec![line.clone(), line]);
         let err = parse_openings("g3g5\n", Rules::STANDARD).unwrap_err();
         assert!(err.to_string().contains("line 1"), "{err}");
+    }
+
+    #[test]
+    fn a_match_of_no_games_or_no_workers_is_refused() {
+        let spec = EngineSpec::from_command("A", "true").unwrap();
+        let config = MatchConfig {
+            engines: [spec.clone(), spec],
+            games: 0,
+            time_control: TimeControl::Depth(1),
+            concurrency: 1,
+            rules: Rules::STANDARD,
+            openings: vec![vec![]],
+            max_plies: 0,
+            sprt: None,
+            timeout_margin: Duration::from_millis(200),
+        };
+        let err = run(&config, |_, _| {}).unwrap_err();
+        assert!(err.to_string().contains("at least one game"), "{err}");
+        for concurrency in [0, MAX_CONCURRENCY + 1] {
+            let config = MatchConfig {
+                games: 2,
+                concurrency,
+                ..config.clone()
+            };
+            let err = run(&config, |_, _| {}).unwrap_err();
+            assert!(err.to_string().contains("games at once"), "{err}");
+        }
     }
 }
