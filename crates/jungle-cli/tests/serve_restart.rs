@@ -122,6 +122,60 @@ fn a_killed_server_resumes_its_live_games_with_every_acknowledged_move() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn sigterm_stops_the_server_cleanly() {
+    // What a service manager sends to stop a service: the same clean stop as Ctrl-C (the store
+    // closed), exit status 0.
+    let dir = tempfile_dir();
+    let mut srv = start(&dir);
+    let pid = srv.child.id().to_string();
+    let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(killed.success());
+    let mut status = None;
+    for _ in 0..200 {
+        if let Some(s) = srv.child.try_wait().unwrap() {
+            status = Some(s);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = status.expect("the server stops within 10 s of SIGTERM");
+    assert!(status.success(), "{status:?}");
+    drop(srv);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn startup_errors_say_what_failed() {
+    let serve = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
+            .arg("serve")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    // A data directory that is a file.
+    let dir = tempfile_dir();
+    let file = dir.join("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let path = file.to_str().unwrap();
+    let err = serve(&["--listen", "127.0.0.1:0", "--data-dir", path]);
+    assert!(
+        err.contains(&format!("cannot create the data directory {path}")),
+        "{err}"
+    );
+    // An address already in use.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let data = dir.join("data");
+    let err = serve(&["--listen", &addr, "--data-dir", data.to_str().unwrap()]);
+    assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
+    drop(taken);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn tempfile_dir() -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!(
         "jungle-serve-restart-{}-{}",

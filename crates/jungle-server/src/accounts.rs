@@ -226,19 +226,27 @@ fn clear_cookie(state: &AppState) -> Response {
     resp
 }
 
+/// Ends this session; the sockets opened with it are closed.
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
     if let Some(token) = session_token(&headers) {
-        state.hub.store().delete_session(&token).await?;
+        let store = state.hub.store();
+        let user = store.session_user(&token).await?;
+        store.delete_session(&token).await?;
+        if let Some(user) = user {
+            state.hub.sign_out(&user.id, Some(&token));
+        }
     }
     Ok(clear_cookie(&state))
 }
 
+/// Ends every session of the account; all its sockets are closed.
 async fn logout_all(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let user = session_user(&state, &headers).await?;
     state.hub.store().delete_sessions(&user.id).await?;
+    state.hub.sign_out(&user.id, None);
     Ok(clear_cookie(&state))
 }
 

@@ -272,6 +272,8 @@ struct Actor {
     grace_deadline: ByColor<Option<i64>>,
     draw_offer: Option<Color>,
     rematch_offer: Option<Color>,
+    /// A rematch of this game has started: a game has one.
+    rematched: bool,
     result: Option<GameResult>,
     ended_at: Option<i64>,
     search: u64,
@@ -307,6 +309,7 @@ pub fn spawn(hub: Hub, init: ActorInit) -> GameHandle {
         grace_deadline: ByColor::new_with(|_| None),
         draw_offer: None,
         rematch_offer: None,
+        rematched: false,
         result: None,
         ended_at: None,
         search: 0,
@@ -836,6 +839,12 @@ impl Actor {
         if self.is_live() {
             return Err(WsError::new("game_not_over", "the game is still going on"));
         }
+        if self.rematched {
+            return Err(WsError::new(
+                "already_rematched",
+                "this game's rematch has started already",
+            ));
+        }
         let now_both = self.meta.hotseat
             || self.meta.ai_color().is_some()
             || self.rematch_offer == Some(!color);
@@ -852,6 +861,7 @@ impl Actor {
                 )
                 .await
                 .map_err(|e| internal(&e))?;
+            self.rematched = true;
         } else {
             self.rematch_offer = Some(color);
             self.broadcast(serde_json::json!({"t": "rematch_offered", "game": self.meta.id, "by": color_name(color)}));

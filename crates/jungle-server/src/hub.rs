@@ -10,6 +10,7 @@ use crate::wire::{color_name, ColorChoice, TimeControl};
 use jungle::{ByColor, Color, Game, Jfen, MoveText, Position, Rules};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 
@@ -58,6 +59,9 @@ impl Default for ServerConfig {
 pub enum UserEvent {
     /// A game of theirs started: follow it.
     GameStarted(GameId),
+    /// Sessions of theirs ended (`POST /api/logout`: that session's token; `logout-all`: None,
+    /// every session): the sockets opened with them close.
+    SignedOut(Option<Arc<str>>),
 }
 
 /// An open seek in the lobby.
@@ -142,6 +146,8 @@ struct Inner {
     config: ServerConfig,
     reg: Mutex<Registry>,
     lobby: broadcast::Sender<Arc<str>>,
+    /// Sessions ended so far (see [`Hub::signouts`]).
+    signouts: AtomicU64,
 }
 
 /// A cloneable handle on the hub.
@@ -161,6 +167,7 @@ impl Hub {
             config,
             reg: Mutex::new(Registry::default()),
             lobby: broadcast::channel(64).0,
+            signouts: AtomicU64::new(0),
         }))
     }
 
@@ -301,6 +308,22 @@ impl Hub {
         if let Some((_, tx)) = self.reg().online.get(user) {
             let _ = tx.send(ev);
         }
+    }
+
+    /// Sessions of `user` ended (already deleted from the store): `session` (its token), or every
+    /// session when None. Their open sockets are told ([`UserEvent::SignedOut`]) and close.
+    pub fn sign_out(&self, user: &UserId, session: Option<&str>) {
+        // Counted before telling: a socket that subscribes after the event went out sees the
+        // count changed (see [`Hub::signouts`]).
+        self.0.signouts.fetch_add(1, Ordering::SeqCst);
+        self.notify(user, UserEvent::SignedOut(session.map(Arc::from)));
+    }
+
+    /// How many sign-outs there have been. A socket reads it before its session is checked and
+    /// again once it listens to its user's events ([`Hub::connect_user`]): when it changed, a
+    /// sign-out may have fallen in between, unheard, and the socket checks its session again.
+    pub fn signouts(&self) -> u64 {
+        self.0.signouts.load(Ordering::SeqCst)
     }
 
     /// Starts a new game: stores it, starts its actor and tells both players' connections.

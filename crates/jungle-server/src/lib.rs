@@ -93,7 +93,15 @@ pub struct ServeOptions {
 
 /// The database URL to use: the given one, or SQLite in the data directory.
 pub fn database_url(opts: &ServeOptions) -> std::io::Result<String> {
-    std::fs::create_dir_all(&opts.data_dir)?;
+    std::fs::create_dir_all(&opts.data_dir).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!(
+                "cannot create the data directory {}: {e}",
+                opts.data_dir.display()
+            ),
+        )
+    })?;
     Ok(match &opts.database_url {
         Some(u) => u.clone(),
         None => format!(
@@ -143,10 +151,35 @@ pub fn no_delay(
     listener.tap_io(set as fn(&mut tokio::net::TcpStream))
 }
 
-/// Runs the server until Ctrl-C: prints the URL to open once it listens.
+/// Resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what service managers send to stop).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Runs the server until Ctrl-C or SIGTERM: prints the URL to open once it listens.
 pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let state = build_state(&opts, Arc::new(clock::SystemClock)).await?;
-    let listener = tokio::net::TcpListener::bind(opts.listen).await?;
+    let listener = tokio::net::TcpListener::bind(opts.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", opts.listen))?;
     let addr = listener.local_addr()?;
     println!("Jungle is running: open http://{addr}/");
     let listener = no_delay(listener);
@@ -156,7 +189,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
         app(state).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(async {
-        let _ = tokio::signal::ctrl_c().await;
+        stop_signal().await;
         tracing::info!("shutting down");
     })
     .await?;

@@ -2,7 +2,7 @@
 //! rate of every message and the seat; game actions go to the game's actor, whose broadcasts are
 //! forwarded back.
 
-use crate::accounts::session_user;
+use crate::accounts::session_token;
 use crate::game::{Action, Event, GameHandle, Seat};
 use crate::hub::UserEvent;
 use crate::ids::GameId;
@@ -62,9 +62,15 @@ async fn upgrade(
     if !origin_allowed(&headers) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
-    let user = match session_user(&state, &headers).await {
-        Ok(u) => u,
-        Err(e) => return e.into_response(),
+    let Some(token) = session_token(&headers) else {
+        return crate::ApiError::Unauthorized.into_response();
+    };
+    // Read before the session is checked: see `Hub::signouts`.
+    let signouts = state.hub.signouts();
+    let user = match state.hub.store().session_user(&token).await {
+        Ok(Some(u)) => u,
+        Ok(None) => return crate::ApiError::Unauthorized.into_response(),
+        Err(e) => return crate::ApiError::from(e).into_response(),
     };
     if !state
         .limits
@@ -77,7 +83,7 @@ async fn upgrade(
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024)
         .on_upgrade(move |socket| async move {
-            Conn::run(state.clone(), socket, user).await;
+            Conn::run(state.clone(), socket, user, token, signouts).await;
             state.limits.close_socket(ip);
         })
 }
@@ -85,6 +91,9 @@ async fn upgrade(
 struct Conn {
     state: AppState,
     user: User,
+    /// The token of the session the socket was opened with: ending that session (or all of the
+    /// account's) closes the socket.
+    session: String,
     out: mpsc::Sender<Arc<str>>,
     follows: HashMap<GameId, JoinHandle<()>>,
     watching: HashMap<GameId, ()>,
@@ -101,7 +110,9 @@ struct TypeOnly {
 }
 
 impl Conn {
-    async fn run(state: AppState, socket: WebSocket, user: User) {
+    /// Serves a socket of `user` opened with the session `session`; `signouts` is the hub's count
+    /// of sign-outs read before the session was checked.
+    async fn run(state: AppState, socket: WebSocket, user: User, session: String, signouts: u64) {
         let (mut sink, mut stream) = socket.split();
         let (out, mut out_rx) = mpsc::channel::<Arc<str>>(512);
         let writer = tokio::spawn(async move {
@@ -122,6 +133,7 @@ impl Conn {
         let mut conn = Conn {
             state,
             user,
+            session,
             out,
             follows: HashMap::new(),
             watching: HashMap::new(),
@@ -129,44 +141,67 @@ impl Conn {
             refusals: Bucket::new(MAX_REFUSALS_PER_MIN, 60_000, clock.now_ms()),
             flooding: false,
         };
-        let games = hub.user_live_games(&conn.user.id);
-        conn.send(serde_json::json!({"t": "welcome", "user": conn.user, "games": games}))
-            .await;
+        // A sign-out between the session check and listening to the user's events went unheard.
+        let signed_out = hub.signouts() != signouts && !conn.session_alive().await;
+        if signed_out {
+            conn.signed_out().await;
+        } else {
+            let games = hub.user_live_games(&conn.user.id);
+            conn.send(serde_json::json!({"t": "welcome", "user": conn.user, "games": games}))
+                .await;
+        }
         let mut bucket = Bucket::new(hub.config().ws_msgs_per_sec, 1000, clock.now_ms());
-        loop {
-            tokio::select! {
-                msg = stream.next() => {
-                    let text = match msg {
-                        Some(Ok(Message::Text(t))) => t,
-                        Some(Ok(Message::Binary(_))) => {
-                            conn.refuse(WsError::new("bad_json", "send JSON text messages"), "").await;
-                            continue;
+        if !signed_out {
+            loop {
+                tokio::select! {
+                    // The user's events first: a sign-out is acted on before any message
+                    // that came after it.
+                    biased;
+                    ev = user_rx.recv() => match ev {
+                        Ok(UserEvent::GameStarted(id)) => {
+                            if let Some(h) = hub.game(&id) {
+                                conn.follow(&h);
+                                conn.send_state(&h).await;
+                            }
                         }
-                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                        _ => break,
-                    };
-                    if !bucket.take(clock.now_ms()) {
-                        conn.refuse(WsError::new("rate_limited", "too many messages, slow down"), "").await;
-                    } else if text.len() > MAX_MESSAGE_BYTES {
-                        conn.refuse(WsError::new("too_large", "messages are limited to 4 KiB"), "").await;
-                    } else {
-                        conn.on_text(text.as_str()).await;
-                    }
-                    if conn.flooding {
-                        tracing::warn!(user = %conn.user.id, "disconnecting a flooding client");
-                        break;
+                        Ok(UserEvent::SignedOut(session)) => {
+                            if session.is_none_or(|s| *s == *conn.session) {
+                                conn.signed_out().await;
+                                break;
+                            }
+                        }
+                        // Events were missed, a sign-out perhaps: ask the store.
+                        Err(broadcast::error::RecvError::Lagged(_)) => {
+                            if !conn.session_alive().await {
+                                conn.signed_out().await;
+                                break;
+                            }
+                        }
+                        Err(broadcast::error::RecvError::Closed) => break,
+                    },
+                    msg = stream.next() => {
+                        let text = match msg {
+                            Some(Ok(Message::Text(t))) => t,
+                            Some(Ok(Message::Binary(_))) => {
+                                conn.refuse(WsError::new("bad_json", "send JSON text messages"), "").await;
+                                continue;
+                            }
+                            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                            _ => break,
+                        };
+                        if !bucket.take(clock.now_ms()) {
+                            conn.refuse(WsError::new("rate_limited", "too many messages, slow down"), "").await;
+                        } else if text.len() > MAX_MESSAGE_BYTES {
+                            conn.refuse(WsError::new("too_large", "messages are limited to 4 KiB"), "").await;
+                        } else {
+                            conn.on_text(text.as_str()).await;
+                        }
+                        if conn.flooding {
+                            tracing::warn!(user = %conn.user.id, "disconnecting a flooding client");
+                            break;
+                        }
                     }
                 }
-                ev = user_rx.recv() => match ev {
-                    Ok(UserEvent::GameStarted(id)) => {
-                        if let Some(h) = hub.game(&id) {
-                            conn.follow(&h);
-                            conn.send_state(&h).await;
-                        }
-                    }
-                    Err(broadcast::error::RecvError::Lagged(_)) => {}
-                    Err(broadcast::error::RecvError::Closed) => break,
-                },
             }
         }
         for (_, f) in conn.follows.drain() {
@@ -178,6 +213,21 @@ impl Conn {
         hub.disconnect_user(&conn.user.id).await;
         drop(conn);
         let _ = writer.await;
+    }
+
+    /// Whether the socket's session still exists (a failing store counts as no).
+    async fn session_alive(&self) -> bool {
+        matches!(
+            self.state.hub.store().session_user(&self.session).await,
+            Ok(Some(u)) if u.id == self.user.id
+        )
+    }
+
+    /// The socket's session ended: says so; the caller then closes the socket.
+    async fn signed_out(&self) {
+        tracing::debug!(user = %self.user.id, "closing the socket of an ended session");
+        let e = WsError::new("unauthorized", "signed out");
+        let _ = self.out.send(Arc::from(e.to_json(""))).await;
     }
 
     async fn send(&self, v: serde_json::Value) {

@@ -513,6 +513,9 @@ async fn against_the_ai_with_takeback_and_rematch() {
     assert_eq!(e["code"], "nothing_to_take_back", "{e}");
     let e = p.expect_error(json!({"t": "rematch", "game": game2})).await;
     assert_eq!(e["code"], "game_not_over", "{e}");
+    // The first game's rematch has started: no second one.
+    let e = p.expect_error(json!({"t": "rematch", "game": game})).await;
+    assert_eq!(e["code"], "already_rematched", "{e}");
     let e = p
         .expect_error(json!({"t": "play_ai", "level": 11, "color": "red"}))
         .await;
@@ -696,6 +699,14 @@ async fn rematch_between_people_needs_both() {
     blue.send(json!({"t": "rematch", "game": game})).await;
     let g = red.expect("game").await;
     assert_eq!(g["game"]["you"], "blue", "colours swap");
+    blue.expect("game").await;
+    // A game has one rematch: asking again starts nothing.
+    let e = red
+        .expect_error(json!({"t": "rematch", "game": game}))
+        .await;
+    assert_eq!(e["code"], "already_rematched", "{e}");
+    let live = srv.get("/api/games?status=live", None).await.json();
+    assert_eq!(live["games"].as_array().unwrap().len(), 1, "{live}");
 }
 
 #[tokio::test]

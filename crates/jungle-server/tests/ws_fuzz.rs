@@ -30,6 +30,7 @@ const CODES: &[&str] = &[
     "takeback_ai_only",
     "nothing_to_take_back",
     "game_not_over",
+    "already_rematched",
 ];
 
 /// Every client message type with its fields (doc/protocol.md), and two that do not exist.
