@@ -2,7 +2,7 @@
 // keyboard on the board, drag), on hotseat games.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPlayer, gameId, clickMove, tapMove, waitMoves, shot, endingText, BASE } from '../lib.mjs';
+import { launch, openPlayer, register, uniqueName, gameId, clickMove, tapMove, waitMoves, shot, endingText, BASE } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -59,6 +59,27 @@ test('the language follows the browser, switches, and is remembered', async () =
   await clickMove(page, 'g3g4');
   assert.equal(await page.locator('.moves .mv[data-ply="0"]').innerText(), '鼠g4');
   assert.deepEqual(page.errors, []);
+});
+
+test('logging out in one tab signs the other tab out too, which carries on as a guest', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US' });
+  const name = uniqueName('tabs');
+  await register(page, name);
+  const other = await page.context().newPage();
+  other.errors = [];
+  other.on('pageerror', (e) => other.errors.push(String(e)));
+  await other.goto(`${BASE}/#/`);
+  await other.waitForFunction((n) => document.querySelector('[data-test=me]')?.textContent === n, name);
+  await page.click('[data-test=logout]');
+  await page.locator('dialog.modal[open] button.primary').click();
+  // The other tab's socket is closed by the server; the tab says why and becomes a guest.
+  await other.locator('.toast', { hasText: 'You were logged out elsewhere' }).waitFor();
+  await other.waitForFunction((n) => {
+    const me = document.querySelector('[data-test=me]')?.textContent;
+    return me && me !== n;
+  }, name);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(other.errors, []);
 });
 
 test('registration says its rules and its refusals in the player\'s language', async () => {

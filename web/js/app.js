@@ -460,6 +460,11 @@ socket.on((m) => {
       sound.play('start');
       location.hash = `#/g/${m.game.id}`;
     }
+  } else if (m.t === 'error' && m.code === 'unauthorized') {
+    // This tab's session was ended (a logout on another tab or device): carry on as a guest.
+    toast(t('signed_out'), 'error');
+    store.user = null;
+    loadMe().then(() => { socket.reconnect(); renderHeader(); }, (e) => toast(errText(e), 'error'));
   } else if (m.t === 'error') {
     toast(errText(m), 'error');
   }
