@@ -750,6 +750,10 @@ impl Actor {
                     self.finish(None, "agreed").await;
                     return Ok(None);
                 }
+                // An offer already standing is not announced again.
+                if self.draw_offer == Some(color) {
+                    return Ok(None);
+                }
                 self.draw_offer = Some(color);
                 self.broadcast(serde_json::json!({"t": "draw_offered", "game": self.meta.id, "by": color_name(color)}));
                 Ok(None)

@@ -372,6 +372,13 @@ async fn draw_offers_lapse_can_be_declined_and_accepted() {
     assert_eq!(e["code"], "no_draw_offer");
     blue.send(json!({"t": "draw_offer", "game": game})).await;
     red.expect("draw_offered").await;
+    // Offering again while the offer stands announces nothing new.
+    blue.send(json!({"t": "draw_offer", "game": game})).await;
+    srv.clock.advance(100);
+    blue.send(json!({"t": "ping"})).await;
+    blue.expect("pong").await;
+    red.send(json!({"t": "ping"})).await;
+    assert_eq!(red.ws.recv().await.unwrap()["t"], "pong");
     red.send(json!({"t": "draw_accept", "game": game})).await;
     let e = blue.expect("ended").await;
     assert_eq!(e["result"], json!({"winner": null, "reason": "agreed"}));
