@@ -12,23 +12,6 @@ fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
 }
 
-async fn login(srv: &TestServer, name: &str) -> Player {
-    let a = srv
-        .post(
-            "/api/login",
-            None,
-            Some(&json!({"name": name, "password": "correct horse"})),
-        )
-        .await;
-    assert_eq!(a.status, 200, "{}", a.body);
-    Player::connect(
-        srv.addr,
-        a.session.clone().unwrap(),
-        a.json()["user"].clone(),
-    )
-    .await
-}
-
 /// The socket is told `unauthorized` ("signed out") and closed; nothing it sent after the
 /// sign-out was played.
 async fn expect_signed_out(p: &mut Player) {
@@ -67,7 +50,7 @@ async fn logging_out_closes_the_sockets_of_the_ended_sessions() {
     let srv = TestServer::start(dir.path()).await;
     // Alice on two devices (two sessions, a socket each); Bob is a guest.
     let mut alice1 = srv.registered("alice").await;
-    let mut alice2 = login(&srv, "alice").await;
+    let mut alice2 = srv.logged_in("alice").await;
     let mut bob = srv.guest().await;
     let game = challenge_game(&mut alice1, &mut bob, untimed(), false).await;
     alice2.expect("game").await; // her other socket follows the game too
@@ -104,7 +87,7 @@ async fn logging_out_closes_the_sockets_of_the_ended_sessions() {
     alice2.expect("moved").await;
 
     // A third session; then logging out everywhere closes both remaining sockets.
-    let mut alice3 = login(&srv, "alice").await;
+    let mut alice3 = srv.logged_in("alice").await;
     let a = srv.post("/api/logout-all", Some(&alice2.token), None).await;
     assert_eq!(a.status, 200, "{}", a.body);
     let _ = alice2
@@ -131,7 +114,7 @@ async fn logging_out_closes_the_sockets_of_the_ended_sessions() {
 
     // Logging in again, Alice gets her game back within the grace.
     srv.clock.advance(10_000);
-    let mut alice4 = login(&srv, "alice").await;
+    let mut alice4 = srv.logged_in("alice").await;
     assert_eq!(alice4.welcome["games"], json!([game]));
     assert_eq!(bob.expect("presence").await["red"], true);
     srv.clock.advance(100);

@@ -103,9 +103,19 @@ impl TestServer {
     }
 
     pub async fn registered(&self, name: &str) -> Player {
+        self.signed_in("/api/register", name).await
+    }
+
+    /// A new session of `name` (registered by [`TestServer::registered`]) and its socket.
+    #[allow(dead_code)] // not every test file signs in twice
+    pub async fn logged_in(&self, name: &str) -> Player {
+        self.signed_in("/api/login", name).await
+    }
+
+    async fn signed_in(&self, path: &str, name: &str) -> Player {
         let a = self
             .post(
-                "/api/register",
+                path,
                 None,
                 Some(&json!({"name": name, "password": "correct horse"})),
             )
