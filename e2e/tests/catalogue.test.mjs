@@ -16,6 +16,7 @@ globalThis.fetch = async (url) => {
 };
 const { CATALOGUE, t, setLang, whyText, illegalText, problemText, jfenText, errText } = await import(path.join(web, 'js', 'i18n.js'));
 globalThis.document = { documentElement: {} };
+const { fmtTc } = await import(path.join(web, 'js', 'ui.js'));
 
 function sources() {
   return fs.readdirSync(path.join(web, 'js')).filter((f) => f.endsWith('.js'))
@@ -137,6 +138,14 @@ test('what makes a text not JFEN reads in each language, facts named', () => {
   const codes = [...list.matchAll(/`(\w+)`/g)].map((m) => m[1]);
   assert.equal(codes.length, 8, codes.join(','));
   assert.deepEqual(codes.filter((c) => !(`jfen_${c}` in CATALOGUE)), []);
+});
+
+test('time controls read as minutes+increment, a clock of part of a minute as m:ss', () => {
+  setLang('en');
+  assert.equal(fmtTc({ clock_s: 600, inc_s: 5, move_s: 60 }), '10+5 · 60s per move');
+  assert.equal(fmtTc({ clock_s: 12, inc_s: 0, move_s: 0 }), '0:12+0');
+  assert.equal(fmtTc({ clock_s: 90, inc_s: 2, move_s: 0 }), '1:30+2');
+  assert.equal(fmtTc({ clock_s: 0, inc_s: 0, move_s: 0 }), 'Unlimited');
 });
 
 test('the page is well under 300 KB before images', () => {

@@ -92,7 +92,9 @@ export function fmtClock(ms) {
 export function fmtTc(tc) {
   if (!tc) return t('tc_none');
   const parts = [];
-  if (tc.clock_s) parts.push(`${Math.round(tc.clock_s / 60 * 10) / 10}+${tc.inc_s || 0}`);
+  // Whole minutes as "10+5"; anything else as minutes and seconds, "0:12+0" (not "0.2+0").
+  const clock = tc.clock_s % 60 === 0 ? String(tc.clock_s / 60) : `${Math.floor(tc.clock_s / 60)}:${String(tc.clock_s % 60).padStart(2, '0')}`;
+  if (tc.clock_s) parts.push(`${clock}+${tc.inc_s || 0}`);
   if (tc.move_s) parts.push(t('tc_per_move', { s: tc.move_s }));
   return parts.length ? parts.join(' · ') : t('tc_unlimited');
 }
