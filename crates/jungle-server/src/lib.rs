@@ -151,25 +151,27 @@ pub fn no_delay(
     listener.tap_io(set as fn(&mut tokio::net::TcpStream))
 }
 
-/// Resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what service managers send to stop).
-async fn stop_signal() {
+/// A future that resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what service managers send to
+/// stop). On Unix both are caught from the moment this is called, not only once the future is
+/// first polled: a signal that arrives just after the server says it is running still stops it
+/// cleanly.
+fn stop_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    {
+    let caught = {
         use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
+        signal(SignalKind::interrupt())
+            .ok()
+            .zip(signal(SignalKind::terminate()).ok())
+    };
+    async move {
+        #[cfg(unix)]
+        if let Some((mut int, mut term)) = caught {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
             }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
+            return;
         }
-    }
-    #[cfg(not(unix))]
-    {
         let _ = tokio::signal::ctrl_c().await;
     }
 }
@@ -181,6 +183,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", opts.listen))?;
     let addr = listener.local_addr()?;
+    let stop = stop_signal();
     println!("Jungle is running: open http://{addr}/");
     let listener = no_delay(listener);
     let store = state.hub.store().clone();
@@ -189,7 +192,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
         app(state).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(async {
-        stop_signal().await;
+        stop.await;
         tracing::info!("shutting down");
     })
     .await?;
