@@ -50,13 +50,19 @@ pub fn session_token(headers: &HeaderMap) -> Option<String> {
 
 /// The account of a request's session, or 401.
 pub async fn session_user(state: &AppState, headers: &HeaderMap) -> Result<User, ApiError> {
+    Ok(session(state, headers).await?.1)
+}
+
+/// A request's session: its token and its account, or 401.
+pub async fn session(state: &AppState, headers: &HeaderMap) -> Result<(String, User), ApiError> {
     let token = session_token(headers).ok_or(ApiError::Unauthorized)?;
-    state
+    let user = state
         .hub
         .store()
         .session_user(&token)
         .await?
-        .ok_or(ApiError::Unauthorized)
+        .ok_or(ApiError::Unauthorized)?;
+    Ok((token, user))
 }
 
 fn cookie(state: &AppState, token: &str, max_age: i64) -> HeaderValue {

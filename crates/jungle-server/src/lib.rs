@@ -19,6 +19,7 @@ pub mod limits;
 pub mod loadtest;
 pub mod meta;
 pub mod scoring;
+pub mod signals;
 pub mod store;
 pub mod web;
 pub mod wire;
@@ -151,31 +152,6 @@ pub fn no_delay(
     listener.tap_io(set as fn(&mut tokio::net::TcpStream))
 }
 
-/// A future that resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM (what service managers send to
-/// stop). On Unix both are caught from the moment this is called, not only once the future is
-/// first polled: a signal that arrives just after the server says it is running still stops it
-/// cleanly.
-fn stop_signal() -> impl std::future::Future<Output = ()> {
-    #[cfg(unix)]
-    let caught = {
-        use tokio::signal::unix::{signal, SignalKind};
-        signal(SignalKind::interrupt())
-            .ok()
-            .zip(signal(SignalKind::terminate()).ok())
-    };
-    async move {
-        #[cfg(unix)]
-        if let Some((mut int, mut term)) = caught {
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-            }
-            return;
-        }
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
 /// Runs the server until Ctrl-C or SIGTERM: prints the URL to open once it listens.
 pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let state = build_state(&opts, Arc::new(clock::SystemClock)).await?;
@@ -183,7 +159,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", opts.listen))?;
     let addr = listener.local_addr()?;
-    let stop = stop_signal();
+    let mut signals = signals::Signals::new()?;
     println!("Jungle is running: open http://{addr}/");
     let listener = no_delay(listener);
     let store = state.hub.store().clone();
@@ -191,8 +167,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
         listener,
         app(state).into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(async {
-        stop.await;
+    .with_graceful_shutdown(async move {
+        signals.recv().await;
         tracing::info!("shutting down");
     })
     .await?;

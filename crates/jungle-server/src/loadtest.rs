@@ -173,49 +173,11 @@ pub fn run_blocking(opts: LoadOptions) -> Result<LoadReport, ClientError> {
 /// SIGTERM stop it with an error after removing the data directory of the server it started.
 pub async fn run(opts: LoadOptions) -> Result<LoadReport, ClientError> {
     // The handlers are in place before the data directory is created.
-    let mut signals = Signals::new()?;
+    let mut signals = crate::signals::Signals::new()?;
     tokio::select! {
         r = run_inner(opts) => r,
         // Dropping `run_inner` drops its `TmpDir`, which removes the directory.
         name = signals.recv() => Err(format!("stopped by {name}").into()),
-    }
-}
-
-/// SIGINT and SIGTERM (Ctrl-C elsewhere than on Unix).
-struct Signals {
-    #[cfg(unix)]
-    int: tokio::signal::unix::Signal,
-    #[cfg(unix)]
-    term: tokio::signal::unix::Signal,
-}
-
-impl Signals {
-    fn new() -> Result<Signals, ClientError> {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{signal, SignalKind};
-            Ok(Signals {
-                int: signal(SignalKind::interrupt())?,
-                term: signal(SignalKind::terminate())?,
-            })
-        }
-        #[cfg(not(unix))]
-        Ok(Signals {})
-    }
-
-    async fn recv(&mut self) -> &'static str {
-        #[cfg(unix)]
-        {
-            tokio::select! {
-                _ = self.int.recv() => "SIGINT",
-                _ = self.term.recv() => "SIGTERM",
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = tokio::signal::ctrl_c().await;
-            "Ctrl-C"
-        }
     }
 }
 

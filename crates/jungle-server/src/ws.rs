@@ -2,7 +2,7 @@
 //! rate of every message and the seat; game actions go to the game's actor, whose broadcasts are
 //! forwarded back.
 
-use crate::accounts::session_token;
+use crate::accounts::session;
 use crate::game::{Action, Event, GameHandle, Seat};
 use crate::hub::UserEvent;
 use crate::ids::GameId;
@@ -62,15 +62,11 @@ async fn upgrade(
     if !origin_allowed(&headers) {
         return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
     }
-    let Some(token) = session_token(&headers) else {
-        return crate::ApiError::Unauthorized.into_response();
-    };
     // Read before the session is checked: see `Hub::signouts`.
     let signouts = state.hub.signouts();
-    let user = match state.hub.store().session_user(&token).await {
-        Ok(Some(u)) => u,
-        Ok(None) => return crate::ApiError::Unauthorized.into_response(),
-        Err(e) => return crate::ApiError::from(e).into_response(),
+    let (token, user) = match session(&state, &headers).await {
+        Ok(s) => s,
+        Err(e) => return e.into_response(),
     };
     if !state
         .limits
