@@ -267,3 +267,30 @@ test('quick pairing by time control, then a resignation', async () => {
   assert.deepEqual(alice.page.errors, []);
   assert.deepEqual(bob.page.errors, []);
 });
+
+test('a challenge can be made rated: its page says so, and so does the result', async () => {
+  for (const p of [alice.page, bob.page]) {
+    await p.goto(`${BASE}/#/lobby`);
+    const dlg = p.locator('dialog.modal[open]');
+    if (await dlg.count()) await dlg.locator('button.primary').click();
+  }
+  // Casual unless asked.
+  assert.equal(await alice.page.isChecked('#ch-rated'), false);
+  await alice.page.check('#ch-rated');
+  await alice.page.selectOption('#ch-tc', 'classical');
+  await alice.page.click('[data-test=create-challenge]');
+  const link = await alice.page.locator('[data-test=challenge-link]').inputValue();
+  await bob.page.goto(link);
+  await bob.page.locator('[data-test=challenge-terms]', { hasText: 'Rated' }).waitFor();
+  await bob.page.click('[data-test=accept-challenge]');
+  const id = await gameId(alice.page);
+  assert.equal(await gameId(bob.page), id);
+  await bob.page.click('[data-test=resign]');
+  await bob.page.locator('dialog.modal[open] button.primary').click();
+  // A rated game, but too short to count: not the casual note.
+  const text = await endingText(alice.page);
+  assert.match(text, /within 10 rounds change no score/);
+  assert.doesNotMatch(text, /Casual/);
+  assert.deepEqual(alice.page.errors, []);
+  assert.deepEqual(bob.page.errors, []);
+});

@@ -191,6 +191,8 @@ function lobby(root) {
   const list = h('tbody', {});
   const chColor = h('select', { id: 'ch-color' }, ['random', 'red', 'blue'].map((c) => h('option', { value: c }, t(c === 'random' ? 'random_color' : c))));
   const chTc = tcSelect('ch-tc', false);
+  // A game with a friend is casual unless asked otherwise; a guest's games are always casual.
+  const chRated = h('input', { type: 'checkbox', id: 'ch-rated', checked: false, disabled: Boolean(store.user && store.user.guest) });
   const chOut = h('div', { class: 'challenge-out', 'aria-live': 'polite' });
   let mySeeks = new Set();
 
@@ -244,7 +246,8 @@ function lobby(root) {
         h('h2', {}, t('challenge_friend')),
         h('label', { for: 'ch-tc' }, t('time_control')), chTc,
         h('label', { for: 'ch-color' }, t('your_color')), chColor,
-        h('button', { type: 'button', class: 'primary', 'data-test': 'create-challenge', onclick: () => socket.send({ t: 'challenge', tc: tcOf(chTc), rated: false, color: chColor.value }) }, t('create_link')),
+        h('label', { class: 'check' }, chRated, ` ${t('rated')}`),
+        h('button', { type: 'button', class: 'primary', 'data-test': 'create-challenge', onclick: () => socket.send({ t: 'challenge', tc: tcOf(chTc), rated: chRated.checked, color: chColor.value }) }, t('create_link')),
         chOut))));
   renderSeeks();
   return () => {
