@@ -226,7 +226,9 @@ pub struct OnlineState {
     pub welcomed: bool,
     /// Our seek is open and nobody has joined yet.
     pub waiting: bool,
-    /// The connection ended.
+    /// The connection ended, with the transport's own (English) words for it. The player is
+    /// told only the catalogue's message: the detail is the WebSocket library's, in English
+    /// whatever the language, and says nothing a player can act on.
     pub disconnected: Option<String>,
     /// `!` was pressed once.
     pub resign_armed: bool,
@@ -357,7 +359,7 @@ impl App {
             Event::Server(m) => self.server(m, now),
             Event::Disconnected(why) => {
                 self.online.disconnected = Some(why.clone());
-                self.error(self.lang.detail(self.t(Msg::Disconnected), why));
+                self.error_msg(Msg::Disconnected);
                 Vec::new()
             }
             Event::Resize { width, height } => {
