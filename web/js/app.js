@@ -269,6 +269,8 @@ function challenge(root, id) {
     const c = r.challenge;
     const mine = c.color === 'red' ? 'blue' : c.color === 'blue' ? 'red' : 'random';
     lead.textContent = t('challenge_from', { name: c.user });
+    // A game needs its challenger there: the server refuses the accept until they are.
+    if (c.online === false) card.insertBefore(h('p', { class: 'note', 'data-test': 'challenge-offline' }, t('challenge_offline', { name: c.user })), accept);
     terms.replaceChildren(
       h('dt', {}, t('time_control')), h('dd', {}, fmtTc(c.tc)),
       h('dt', {}, t('mode')), h('dd', {}, c.rated ? t('rated') : t('casual')),

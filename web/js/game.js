@@ -495,7 +495,7 @@ export function mountGame(root, id, ctx) {
           row(t('coins'), ch.coins_before, ch.coins_after), row(t('rating'), ch.rating_before, ch.rating_after))));
     }
     const unchanged = changes && seats.every((c) => !changes[c] || changes[c].score_after === changes[c].score_before);
-    if (result.winner && unchanged && g && g.moves.length < 20 && g.rated) body.append(h('p', { class: 'note' }, t('short_game_note')));
+    if (result.winner && unchanged && g && g.moves.length <= 20 && g.rated) body.append(h('p', { class: 'note' }, t('short_game_note')));
     if (g && !g.rated && result.reason !== 'aborted') body.append(h('p', { class: 'note', 'data-test': 'casual-note' }, t('casual_note')));
     const buttons = [{ label: t('close'), value: 'close', primary: true }];
     if (g && g.you) buttons.unshift({ label: t('rematch'), value: 'rematch' });

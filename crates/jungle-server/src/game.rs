@@ -5,7 +5,7 @@
 use crate::clock::SharedClock;
 use crate::hub::Hub;
 use crate::ids::{GameId, UserId};
-use crate::scoring::{self, LEAVE_PENALTY_COINS, MIN_SCORING_PLIES};
+use crate::scoring::{self, LEAVE_PENALTY_COINS, SHORT_GAME_PLIES};
 use crate::store::{PlyRow, TcMs, User};
 use crate::wire::{
     color_name, Clocks, GameResult, GameState, MoveEntry, PlayerInfo, RedBlue, TimeControl, WsError,
@@ -402,7 +402,9 @@ impl Actor {
         if self.meta.tc.clock_ms > 0 {
             consider(self.turn_start + self.remaining[turn], Due::Flag(turn));
         }
-        for c in Color::ALL {
+        // Both away with the same deadline (as after a server restart, where both graces start
+        // together): the side to move, who holds the game up, is the one found gone.
+        for c in [turn, !turn] {
             if let Some(at) = self.grace_deadline[c] {
                 consider(at, Due::Grace(c));
             }
@@ -912,10 +914,12 @@ impl Actor {
         });
         let text = moved_message(&self.meta, &self.game, &pos, self.stamps[ply]);
         let _ = self.events.send(Event::Json(text));
-        // A grace period never outlasts the clock: recompute for the side now to move.
+        // A grace period never outlasts the clock: the side now to move, if it is away, has
+        // until its grace runs out or its clock would, whichever comes first. (The grace itself
+        // runs from the disconnect: the opponent's moves do not start it again.)
         let mover = self.turn();
-        if self.grace_deadline[mover].is_some() {
-            self.start_grace(mover, now);
+        if let (Some(at), true) = (self.grace_deadline[mover], self.meta.tc.clock_ms > 0) {
+            self.grace_deadline[mover] = Some(at.min(now + self.clock_left(mover, now).max(0)));
         }
         if let Some(o) = self.game.outcome() {
             self.finish(o.winner, o.termination.as_str()).await;
@@ -1107,7 +1111,7 @@ pub fn standings_after(
         return out;
     };
     // Scores and ratings: rated games between registered players beyond 10 rounds only.
-    if !meta.rated || red.guest || blue.guest || plies < MIN_SCORING_PLIES {
+    if !meta.rated || red.guest || blue.guest || plies <= SHORT_GAME_PLIES {
         return out;
     }
     if let Some(w) = winner {

@@ -42,6 +42,7 @@ async fn challenge(
             "tc": tc,
             "rated": rated,
             "color": color.as_str(),
+            "online": state.hub.is_online(&owner),
         }
     }))
     .into_response())

@@ -242,10 +242,12 @@ impl Hub {
     }
 
     fn online(&self, user: &Option<UserId>) -> bool {
-        match user {
-            None => true,
-            Some(u) => self.reg().online.get(u).is_some_and(|(n, _)| *n > 0),
-        }
+        user.as_ref().is_none_or(|u| self.is_online(u))
+    }
+
+    /// Whether `user` has a WebSocket open now.
+    pub fn is_online(&self, user: &UserId) -> bool {
+        is_online(&self.reg(), user)
     }
 
     /// A connection of `user` opened: returns the user's event feed.
@@ -657,22 +659,38 @@ impl Hub {
             .map(|c| (c.owner.clone(), c.tc, c.rated, c.color))
     }
 
-    /// Takes a challenge to start it: (owner, tc, rated, the owner's colour).
+    /// Takes a challenge to start it: (owner, tc, rated, the owner's colour). Refused, as
+    /// (code, message), when it is gone or `user`'s own (`not_found`), or while the player who
+    /// made it has no connection open (`challenger_offline`: the game would start with them
+    /// away and soon count as their disconnect; the challenge stays open).
     pub fn take_challenge(
         &self,
         user: &UserId,
         id: &SeekId,
-    ) -> Result<(UserId, TimeControl, bool, Color), &'static str> {
+    ) -> Result<(UserId, TimeControl, bool, Color), (&'static str, &'static str)> {
         let mut reg = self.reg();
         match self.open_challenge_ref(&reg, id) {
-            None => Err("no such challenge"),
-            Some(c) if &c.owner == user => Err("you cannot accept your own challenge"),
+            None => Err(("not_found", "no such challenge")),
+            Some(c) if &c.owner == user => {
+                Err(("not_found", "you cannot accept your own challenge"))
+            }
+            Some(c) if !is_online(&reg, &c.owner) => Err((
+                "challenger_offline",
+                "the player who made this challenge is not online now",
+            )),
             Some(_) => {
-                let c = reg.challenges.remove(id).ok_or("no such challenge")?;
+                let c = reg
+                    .challenges
+                    .remove(id)
+                    .ok_or(("not_found", "no such challenge"))?;
                 Ok((c.owner, c.tc, c.rated, c.color.pick()))
             }
         }
     }
+}
+
+fn is_online(reg: &Registry, user: &UserId) -> bool {
+    reg.online.get(user).is_some_and(|(n, _)| *n > 0)
 }
 
 /// The name of a colour (re-exported for the API modules).

@@ -8,8 +8,9 @@ pub const START_COINS: i64 = 1000;
 pub const LEAVE_PENALTY_COINS: i64 = 10;
 /// Points the loser of a decisive rated game loses (RULES §8.5).
 pub const LOSER_POINTS: i64 = 2;
-/// Games ending within this many plies (10 rounds) change no score (RULES §8.5).
-pub const MIN_SCORING_PLIES: usize = 20;
+/// Games ending within this many plies (10 rounds, the last ply included) change no score
+/// (RULES §8.5): a game scores from its 21st ply on.
+pub const SHORT_GAME_PLIES: usize = 20;
 
 /// One row of the level table: from `min_score` on, a player has this level.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -401,7 +401,7 @@ impl Conn {
             ClientMsg::AcceptChallenge { id } => {
                 let (owner, tc, rated, owner_color) = hub
                     .take_challenge(&self.user.id, &id)
-                    .map_err(|e| WsError::new("not_found", e))?;
+                    .map_err(|(code, e)| WsError::new(code, e))?;
                 let them = self.opponent_seat(&owner).await?;
                 let seats = seats(owner_color != Color::Red, me, them);
                 self.start(seats, rated, false, tc, Rules::STANDARD).await?;

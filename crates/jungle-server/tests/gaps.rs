@@ -137,7 +137,7 @@ async fn a_challenge_can_be_looked_at_before_it_is_accepted() {
     assert_eq!(a.status, 200, "{}", a.body);
     assert_eq!(
         a.json()["challenge"],
-        json!({"id": id, "user": red.name(), "tc": tc, "rated": false, "color": "blue"})
+        json!({"id": id, "user": red.name(), "tc": tc, "rated": false, "color": "blue", "online": true})
     );
     // Looking does not take it.
     assert_eq!(srv.get(&path, Some(&blue.token)).await.status, 200);

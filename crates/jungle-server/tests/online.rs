@@ -439,9 +439,9 @@ async fn rated_scores_levels_and_the_ten_round_rule() {
     let srv = TestServer::start(dir.path()).await;
     let mut red = srv.registered("alice").await;
     let mut blue = srv.registered("bob").await;
-    // Within 10 rounds: no score changes.
+    // Within 10 rounds, the 20th ply included: no score changes.
     let game = challenge_game(&mut red, &mut blue, untimed(), true).await;
-    play(&srv, &mut red, &mut blue, &game, 0, &QUIET_24[..19]).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &QUIET_24[..20]).await;
     red.send(json!({"t": "resign", "game": game})).await;
     let e = blue.expect("ended").await;
     assert_eq!(e["changes"]["blue"]["score_after"], 0);
@@ -1111,4 +1111,107 @@ async fn open_sockets_are_limited_per_address() {
         tokio::task::yield_now().await;
     }
     assert!(ok, "a closed socket frees its slot");
+}
+
+#[tokio::test]
+async fn the_reconnect_grace_runs_from_the_disconnect_whatever_the_opponent_plays() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(
+        &mut red,
+        &mut blue,
+        json!({"clock_s": 600, "inc_s": 0, "move_s": 0}),
+        false,
+    )
+    .await;
+    play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
+    // Red drops on Blue's turn; Blue thinks 40 s and moves: Red has 20 s of the grace left, not
+    // a fresh 60 s.
+    red.ws.close_ref().await;
+    assert_eq!(blue.expect("presence").await["red"], false);
+    srv.clock.advance(40_000);
+    blue.mv(&game, 1, "a7a6").await;
+    srv.clock.advance(19_999);
+    blue.send(json!({"t": "ping"})).await;
+    blue.expect("pong").await;
+    srv.clock.advance(1);
+    let e = blue.expect("ended").await;
+    assert_eq!(
+        e["result"],
+        json!({"winner": "blue", "reason": "disconnect"})
+    );
+}
+
+#[tokio::test]
+async fn both_players_away_past_the_grace_the_side_to_move_is_found_gone() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
+    // Both drop at the same moment (the test clock stands still), Blue to move.
+    red.ws.close_ref().await;
+    assert_eq!(blue.expect("presence").await["red"], false);
+    blue.ws.close_ref().await;
+    // The server has seen Blue go once a look at the game says so.
+    let mut seen = false;
+    for _ in 0..500 {
+        let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+        if g["game"]["presence"]["blue"] == false {
+            seen = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(seen, "the server never saw Blue disconnect");
+    srv.clock.advance(60_000);
+    let mut result = serde_json::Value::Null;
+    for _ in 0..500 {
+        let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+        if !g["game"]["result"].is_null() {
+            result = g["game"]["result"].clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(result, json!({"winner": "red", "reason": "disconnect"}));
+}
+
+#[tokio::test]
+async fn a_challenge_waits_for_its_challenger_to_be_online() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut alice, mut bob) = (srv.guest().await, srv.guest().await);
+    alice
+        .send(json!({"t": "challenge", "tc": untimed(), "rated": false, "color": "red"}))
+        .await;
+    let id = alice.expect("challenge_created").await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let path = format!("/api/challenges/{id}");
+    let look = || srv.get(&path, None);
+    assert_eq!(look().await.json()["challenge"]["online"], true);
+    alice.ws.close_ref().await;
+    let mut offline = false;
+    for _ in 0..500 {
+        if look().await.json()["challenge"]["online"] == false {
+            offline = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(offline, "the challenge page never said the challenger left");
+    // Accepting now would start a game its challenger is away from: refused, the link kept.
+    let e = bob
+        .expect_error(json!({"t": "accept_challenge", "id": id}))
+        .await;
+    assert_eq!(e["code"], "challenger_offline", "{e}");
+    assert_eq!(look().await.status, 200);
+    // Back online, the challenge is accepted.
+    alice.reconnect().await;
+    bob.send(json!({"t": "accept_challenge", "id": id})).await;
+    assert_eq!(alice.expect("game").await["game"]["you"], "red");
+    assert_eq!(bob.expect("game").await["game"]["you"], "blue");
 }

@@ -794,7 +794,10 @@ fn after_a_reconnect_the_game_shown_is_watched_again() {
     server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
     app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
     app.lang = Lang::ZhHans;
-    app.handle(Event::Disconnected("Connection reset without closing handshake".into()), now);
+    app.handle(
+        Event::Disconnected("Connection reset without closing handshake".into()),
+        now,
+    );
     // In the player's language only: the library's English detail is not shown.
     assert_eq!(status(&app), "连接已断开（正在重连）");
     assert!(!app.can_move());
