@@ -38,16 +38,17 @@ pub enum Illegal {
         /// Where it was sent.
         to: Square,
     },
-    /// No animal enters its own den (§5).
+    /// No animal enters its own den (§4.2).
     OwnDen,
     /// An animal of the same side stands there.
     OwnAnimal {
         /// The square.
         to: Square,
     },
-    /// Only the Rat swims (§4).
+    /// Only the Rat swims (§4.3).
     WaterOnlyRat,
-    /// The animal may not capture that one (rank, the Rat from the water, a trap: §3).
+    /// The animal may not capture that one (a trap, the Rat and water, the Rat and the Elephant,
+    /// rank: §5).
     MayNotCapture {
         /// The capturing animal.
         role: Role,
@@ -56,7 +57,7 @@ pub enum Illegal {
         /// Where that one stands.
         to: Square,
     },
-    /// A Rat in the water blocks the Lion's or Tiger's jump (§4).
+    /// A Rat in the water blocks the Lion's or Tiger's jump (§4.4).
     RatBlocksJump,
     /// §7.1: the animal entered the square three times in its side's last seven moves.
     Rule73 {

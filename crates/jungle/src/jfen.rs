@@ -40,7 +40,7 @@ impl fmt::Display for JfenField {
             JfenField::Turn => "side to move",
             JfenField::Halfmoves => "plies since capture",
             JfenField::Fullmoves => "move number",
-            JfenField::Whole => "fields",
+            JfenField::Whole => "whole text",
         })
     }
 }
@@ -198,15 +198,15 @@ impl ParseJfenError {
     }
 }
 
+/// `invalid JFEN (board field, at character 4): 2 ranks, expected 9`; an error in the text as
+/// a whole names no field: `invalid JFEN (at character 1): empty JFEN`.
 impl fmt::Display for ParseJfenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid JFEN ({} field, at character {}): {}",
-            self.field,
-            self.position + 1,
-            self.kind
-        )
+        f.write_str("invalid JFEN (")?;
+        if self.field != JfenField::Whole {
+            write!(f, "{} field, ", self.field)?;
+        }
+        write!(f, "at character {}): {}", self.position + 1, self.kind)
     }
 }
 
@@ -269,6 +269,68 @@ fn err(field: JfenField, position: usize, kind: JfenSyntax) -> ParseJfenError {
     }
 }
 
+/// The squares of a JFEN's board field, which starts at character `board_pos`.
+fn read_board((board_pos, board): (usize, &str)) -> Result<[Option<Piece>; 63], ParseJfenError> {
+    let mut cells = [None; 63];
+    let ranks = board.split('/').count();
+    let mut rank: i32 = 8;
+    let mut file: u8 = 0;
+    for (i, ch) in board.chars().enumerate() {
+        let at = board_pos + i;
+        let long = |rank: i32| JfenSyntax::RankLong {
+            rank: rank as u8 + 1,
+        };
+        match ch {
+            '/' => {
+                if file != 7 {
+                    let (rank, squares) = (rank as u8 + 1, file);
+                    let short = JfenSyntax::RankShort { rank, squares };
+                    return Err(err(JfenField::Board, at, short));
+                }
+                rank -= 1;
+                file = 0;
+                if rank < 0 {
+                    return Err(err(JfenField::Board, at, JfenSyntax::Ranks { n: ranks }));
+                }
+            }
+            '1'..='7' => {
+                file += ch as u8 - b'0';
+                if file > 7 {
+                    return Err(err(JfenField::Board, at, long(rank)));
+                }
+            }
+            _ => {
+                let Some(piece) = Piece::from_char(ch) else {
+                    let rank = rank as u8 + 1;
+                    return Err(err(JfenField::Board, at, JfenSyntax::Char { ch, rank }));
+                };
+                if file >= 7 {
+                    return Err(err(JfenField::Board, at, long(rank)));
+                }
+                let sq = Square::from_coords(file, rank as u8).expect("checked bounds");
+                cells[sq.index()] = Some(piece);
+                file += 1;
+            }
+        }
+    }
+    let board_end = board_pos + board.chars().count();
+    if rank != 0 {
+        return Err(err(
+            JfenField::Board,
+            board_end,
+            JfenSyntax::Ranks { n: ranks },
+        ));
+    }
+    if file != 7 {
+        let short = JfenSyntax::RankShort {
+            rank: 1,
+            squares: file,
+        };
+        return Err(err(JfenField::Board, board_end, short));
+    }
+    Ok(cells)
+}
+
 impl FromStr for Jfen {
     type Err = ParseJfenError;
 
@@ -295,18 +357,30 @@ impl FromStr for Jfen {
             fields.push((s, &text[byte_start..]));
         }
         let end = text.chars().count();
+        let read_turn = |(at, turn): (usize, &str)| match turn {
+            "r" | "R" | "w" | "W" => Ok(Color::Red),
+            "b" | "B" => Ok(Color::Blue),
+            other => {
+                let found = other.to_string();
+                Err(err(JfenField::Turn, at, JfenSyntax::Turn { found }))
+            }
+        };
         match fields.len() {
             0 => return Err(err(JfenField::Whole, 0, JfenSyntax::Empty)),
             1 => return Err(err(JfenField::Turn, end, JfenSyntax::MissingTurn)),
-            3 => {
-                return Err(err(
-                    JfenField::Fullmoves,
-                    end,
-                    JfenSyntax::MissingMoveNumber,
-                ))
-            }
             2 | 4 => {}
-            _ => {
+            n => {
+                // A wrong number of fields after a board: a bad side to move explains it best
+                // (`<board> 0 1` forgot it, `<board> x 0` has a bad one), so it is read before
+                // the fields are counted. A text that does not start with a board (`not a
+                // position`) is told how many fields a JFEN has.
+                if read_board(fields[0]).is_ok() {
+                    read_turn(fields[1])?;
+                }
+                if n == 3 {
+                    let missing = JfenSyntax::MissingMoveNumber;
+                    return Err(err(JfenField::Fullmoves, end, missing));
+                }
                 let (at, text) = fields[4];
                 let text = text.to_string();
                 return Err(err(JfenField::Whole, at, JfenSyntax::ExtraField { text }));
@@ -314,73 +388,9 @@ impl FromStr for Jfen {
         }
         let mut setup = Setup::empty();
         // Board.
-        let (board_pos, board) = fields[0];
-        let ranks = board.split('/').count();
-        let mut rank: i32 = 8;
-        let mut file: u8 = 0;
-        for (i, ch) in board.chars().enumerate() {
-            let at = board_pos + i;
-            let long = |rank: i32| JfenSyntax::RankLong {
-                rank: rank as u8 + 1,
-            };
-            match ch {
-                '/' => {
-                    if file != 7 {
-                        let (rank, squares) = (rank as u8 + 1, file);
-                        let short = JfenSyntax::RankShort { rank, squares };
-                        return Err(err(JfenField::Board, at, short));
-                    }
-                    rank -= 1;
-                    file = 0;
-                    if rank < 0 {
-                        return Err(err(JfenField::Board, at, JfenSyntax::Ranks { n: ranks }));
-                    }
-                }
-                '1'..='7' => {
-                    file += ch as u8 - b'0';
-                    if file > 7 {
-                        return Err(err(JfenField::Board, at, long(rank)));
-                    }
-                }
-                _ => {
-                    let Some(piece) = Piece::from_char(ch) else {
-                        let rank = rank as u8 + 1;
-                        return Err(err(JfenField::Board, at, JfenSyntax::Char { ch, rank }));
-                    };
-                    if file >= 7 {
-                        return Err(err(JfenField::Board, at, long(rank)));
-                    }
-                    let sq = Square::from_coords(file, rank as u8).expect("checked bounds");
-                    setup.board[sq.index()] = Some(piece);
-                    file += 1;
-                }
-            }
-        }
-        let board_end = board_pos + board.chars().count();
-        if rank != 0 {
-            return Err(err(
-                JfenField::Board,
-                board_end,
-                JfenSyntax::Ranks { n: ranks },
-            ));
-        }
-        if file != 7 {
-            let short = JfenSyntax::RankShort {
-                rank: 1,
-                squares: file,
-            };
-            return Err(err(JfenField::Board, board_end, short));
-        }
+        setup.board = read_board(fields[0])?;
         // Side to move.
-        let (turn_pos, turn) = fields[1];
-        setup.turn = match turn {
-            "r" | "R" | "w" | "W" => Color::Red,
-            "b" | "B" => Color::Blue,
-            other => {
-                let found = other.to_string();
-                return Err(err(JfenField::Turn, turn_pos, JfenSyntax::Turn { found }));
-            }
-        };
+        setup.turn = read_turn(fields[1])?;
         if fields.len() == 4 {
             let counter = |field: JfenField, (at, text): (usize, &str)| {
                 text.parse::<u32>().map_err(|_| {

@@ -85,30 +85,75 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// A tag value as the reader reads it back: on one line, so newlines and other control
+/// characters become spaces.
+fn tag_value(v: &str) -> String {
+    v.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// A tag value as written between the quotes: [`tag_value`] with `\` and `"` escaped.
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    tag_value(v).replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// A tag name as the reader reads it: ASCII letters, digits and `_`; any other character
+/// becomes `_`, and an empty name is `_`.
+fn tag_name(name: &str) -> String {
+    if name.is_empty() {
+        return "_".into();
+    }
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 impl GameRecord {
-    /// The value of tag `name`, if present.
+    /// The value of tag `name`, if present. `name` is looked up as [`GameRecord::set_tag`]
+    /// stores it, so `tag("My Tag")` finds the value set as `My Tag` (stored as `My_Tag`).
     pub fn tag(&self, name: &str) -> Option<&str> {
+        let name = tag_name(name);
         self.tags
             .iter()
-            .find(|(k, _)| k == name)
+            .find(|(k, _)| *k == name)
             .map(|(_, v)| v.as_str())
     }
 
     /// Sets tag `name` (replacing an existing value, otherwise appending).
+    ///
+    /// The record is kept writable and readable back: a tag name may hold only ASCII letters,
+    /// digits and `_`, so any other character of `name` is stored as `_` (`My Tag` becomes
+    /// `My_Tag`, an empty name `_`); a value is on one line, so newlines and other control
+    /// characters in `value` are stored as spaces.
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
-        let value = value.into();
-        match self.tags.iter_mut().find(|(k, _)| k == name) {
+        let name = tag_name(name);
+        let value = tag_value(&value.into());
+        match self.tags.iter_mut().find(|(k, _)| *k == name) {
             Some(t) => t.1 = value,
-            None => self.tags.push((name.to_string(), value)),
+            None => self.tags.push((name, value)),
         }
+    }
+
+    /// Removes tag `name` (looked up as in [`GameRecord::tag`]), returning its value.
+    pub fn remove_tag(&mut self, name: &str) -> Option<String> {
+        let name = tag_name(name);
+        let i = self.tags.iter().position(|(k, _)| *k == name)?;
+        Some(self.tags.remove(i).1)
     }
 
     /// The record of `game`, with the `Variant`, `FEN` (if not the start) and `Result` tags
     /// filled in, after the given tags; moves in the SAN-like form.
+    ///
+    /// The `Variant`, `Result` and `FEN` tags always describe `game`: given ones are replaced,
+    /// and a given `FEN` is dropped when the game starts from the start position. The given
+    /// tags are stored as by [`GameRecord::set_tag`].
     pub fn from_game(game: &Game, tags: &[(&str, &str)]) -> GameRecord {
         let mut rec = GameRecord::default();
         for (k, v) in tags {
@@ -118,7 +163,9 @@ impl GameRecord {
         rec.set_tag("Result", result.clone());
         rec.set_tag("Variant", game.rules().to_string());
         let start = Jfen::from_position(game.start_position()).to_string();
-        if start != START_JFEN {
+        if start == START_JFEN {
+            rec.remove_tag("FEN");
+        } else {
             rec.set_tag("FEN", start);
         }
         if let Some(o) = game.outcome() {
@@ -269,11 +316,12 @@ impl FromStr for GameRecord {
                 continue;
             }
             if c == '{' {
+                let (cl, cc) = (line, col);
                 while i < chars.len() && chars[i] != '}' {
                     bump!();
                 }
                 if i >= chars.len() {
-                    return Err(err(line, col, "a comment `{` is not closed".into()));
+                    return Err(err(cl, cc, "a comment `{` is not closed".into()));
                 }
                 bump!();
                 continue;
@@ -313,10 +361,15 @@ impl FromStr for GameRecord {
     }
 }
 
+/// Writes the record as text that [`str::parse`] reads back. Tags are written as
+/// [`GameRecord::set_tag`] would store them: a tag name keeps only ASCII letters, digits and `_`
+/// (others are written as `_`), and newlines and other control characters in a value are
+/// written as spaces (`\` and `"` are escaped). Move numbers follow the `[FEN]` tag's move
+/// number and stop at `u32::MAX`, as [`Position`] does.
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (k, v) in &self.tags {
-            writeln!(f, "[{k} \"{}\"]", escape(v))?;
+            writeln!(f, "[{} \"{}\"]", tag_name(k), escape(v))?;
         }
         if !self.tags.is_empty() {
             writeln!(f)?;
@@ -346,7 +399,7 @@ impl fmt::Display for GameRecord {
             }
             push(&mut line, &m.to_string(), f)?;
             if turn == Color::Blue {
-                number += 1;
+                number = number.saturating_add(1);
             }
             turn = !turn;
         }

@@ -131,3 +131,44 @@ fn each_reason_comes_as_data_with_a_code_and_the_facts_it_names() {
         .unwrap_err();
     assert_eq!(e.why.code(), "not_the_den");
 }
+
+/// The RULES section cited in the doc comment just above the variant `variant` of `Illegal`.
+fn cited_section(variant: &str) -> String {
+    let source = include_str!("../src/illegal.rs");
+    let lines: Vec<&str> = source.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| {
+            let l = l.trim();
+            l.strip_prefix(variant)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with([',', ' ']))
+        })
+        .unwrap_or_else(|| panic!("no variant {variant}"));
+    let doc: Vec<&str> = lines[..at]
+        .iter()
+        .rev()
+        .take_while(|l| l.trim().starts_with("///"))
+        .copied()
+        .collect();
+    let doc = doc.into_iter().rev().collect::<Vec<_>>().join(" ");
+    let from = doc
+        .find('§')
+        .unwrap_or_else(|| panic!("{variant}: no section in {doc}"));
+    doc[from..]
+        .chars()
+        .skip(1)
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect::<String>()
+        .trim_end_matches('.')
+        .to_string()
+}
+
+#[test]
+fn reasons_cite_the_rules_section_that_forbids_the_move() {
+    // RULES §4.2 forbids entering the own den; §5 says who may capture whom; §4.3 water; §4.4
+    // the jump.
+    assert_eq!(cited_section("OwnDen"), "4.2");
+    assert_eq!(cited_section("MayNotCapture"), "5");
+    assert_eq!(cited_section("WaterOnlyRat"), "4.3");
+    assert_eq!(cited_section("RatBlocksJump"), "4.4");
+}

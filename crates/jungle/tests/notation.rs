@@ -227,7 +227,13 @@ fn jfen_fails(text: &str, field: JfenField, position: usize) {
     let e = text.parse::<Jfen>().expect_err(text);
     assert_eq!((e.field, e.position), (field, position), "{text}: {e}");
     let shown = e.to_string();
-    assert!(shown.contains(&field.to_string()), "{shown}");
+    if field == JfenField::Whole {
+        // The text as a whole is no field: `invalid JFEN (at character 1): empty JFEN`.
+        assert!(shown.starts_with("invalid JFEN (at character "), "{shown}");
+        assert!(!shown.contains(" field, "), "{shown}");
+    } else {
+        assert!(shown.contains(&format!("({field} field, ")), "{shown}");
+    }
     assert!(
         shown.contains(&format!("character {}", position + 1)),
         "{shown}"
@@ -270,6 +276,15 @@ fn jfen_errors_name_field_and_position() {
         &format!("{board} r 0 1 extra"),
         JfenField::Whole,
         board.len() + 7,
+    );
+    // A wrong number of fields with a bad side to move: the side to move is at fault (the one
+    // forgotten before the counters, or a bad one), not the number of counters.
+    jfen_fails("l6/7/7/7/7/7/7/7/6L 0 1", JfenField::Turn, 20);
+    jfen_fails("l6/7/7/7/7/7/7/7/6L x 0", JfenField::Turn, 20);
+    jfen_fails(
+        &format!("{board} 0 1 2 3"),
+        JfenField::Turn,
+        board.len() + 1,
     );
     // Board: a bad letter, a digit 8, too many squares, too few ranks, too many ranks.
     jfen_fails(
@@ -346,6 +361,33 @@ fn jfen_errors_say_what_is_wrong_as_data() {
     check(&format!("{board} 红"), "turn", &[("found", "红")]);
     check(&format!("{board} r -1 1"), "counters", &[]);
     check(&format!("{board} r 0 0"), "move_number_zero", &[]);
+    // The side to move is read before the fields are counted.
+    check("l6/7/7/7/7/7/7/7/6L 0 1", "turn", &[("found", "0")]);
+    check("l6/7/7/7/7/7/7/7/6L x 0", "turn", &[("found", "x")]);
+    check(&format!("{board} x 0 1 2"), "turn", &[("found", "x")]);
+    // Unless the text does not start with a board: then the number of fields is at fault.
+    check("not a position", "fields", &[]);
+    check("not a real jfen position", "fields", &[]);
+}
+
+#[test]
+fn jfen_error_texts_read_naturally() {
+    let shown = |text: &str| text.parse::<Jfen>().expect_err(text).to_string();
+    assert_eq!(shown(""), "invalid JFEN (at character 1): empty JFEN");
+    let board = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L";
+    assert_eq!(
+        shown(&format!("{board} r 0 1 extra")),
+        "invalid JFEN (at character 49): unexpected extra field `extra`"
+    );
+    assert_eq!(
+        shown("7/7 r"),
+        "invalid JFEN (board field, at character 4): 2 ranks, expected 9"
+    );
+    assert_eq!(
+        shown("l6/7/7/7/7/7/7/7/6L 0 1"),
+        "invalid JFEN (side to move field, at character 21): expected `r` or `b` (or `w` for Red), found `0`"
+    );
+    assert_eq!(JfenField::Whole.to_string(), "whole text");
 }
 
 #[test]
@@ -554,7 +596,9 @@ fn record_errors_name_line_and_column() {
         ("[Event \"x\"]\n\n1. Rg4 Qz9 *", 3, 8),
         ("1. Rg4 *\n2. Rg5", 2, 1),
         ("1. Rg4\n[Event \"late\"]", 2, 1),
-        ("1. Rg4 {never closed", 1, 21),
+        // An unclosed comment is reported where it opens.
+        ("1. Rg4 {never closed", 1, 8),
+        ("1. Rg4 {good\nmove Ra6 *", 1, 8),
         ("1.g3g44", 1, 3),
     ] {
         let e = text.parse::<GameRecord>().expect_err(text);
@@ -582,4 +626,95 @@ fn record_errors_name_line_and_column() {
         .to_game()
         .unwrap_err();
     assert!(e.to_string().contains("ply 2"), "{e}");
+}
+
+#[test]
+fn records_with_any_tags_read_back() {
+    // A tag value with a newline or another control character is written on one line (as
+    // spaces), and a tag name with characters a record cannot hold is stored with `_`.
+    let mut rec: GameRecord = "1. Rg4 *".parse().unwrap();
+    rec.set_tag("Event", "line1\nline2\r\tend\u{7}");
+    rec.set_tag("My Tag", "v");
+    rec.set_tag("", "empty name");
+    rec.set_tag("红方", "红");
+    assert_eq!(rec.tag("Event"), Some("line1 line2  end "));
+    assert_eq!(rec.tag("My Tag"), Some("v"));
+    assert_eq!(rec.tag("My_Tag"), Some("v"));
+    let text = rec.to_string();
+    let back: GameRecord = text.parse().unwrap_or_else(|e| panic!("{text}\n{e}"));
+    assert_eq!(back, rec);
+    assert_eq!(back.tag("My_Tag"), Some("v"));
+    assert_eq!(back.tag("_"), Some("empty name"));
+    assert_eq!(back.tag("__"), Some("红"));
+    // Replacing keeps one tag.
+    rec.set_tag("My Tag", "w");
+    assert_eq!(rec.tags.iter().filter(|(k, _)| k == "My_Tag").count(), 1);
+    // Tags put into the field directly are written so that they read back, too.
+    let direct = GameRecord {
+        tags: vec![
+            ("Event".into(), "a\nb \"q\" \\".into()),
+            ("Bad Name!".into(), "x".into()),
+        ],
+        moves: Vec::new(),
+        result: "*".into(),
+    };
+    let text = direct.to_string();
+    let back: GameRecord = text.parse().unwrap_or_else(|e| panic!("{text}\n{e}"));
+    assert_eq!(back.tag("Event"), Some("a b \"q\" \\"));
+    assert_eq!(back.tag("Bad_Name_"), Some("x"));
+    assert_eq!(back.to_string(), text);
+    // And so are the tags given to `from_game`.
+    let game = Game::new(Rules::STANDARD);
+    let rec = GameRecord::from_game(&game, &[("Event", "one\ntwo"), ("My Tag", "v")]);
+    let back: GameRecord = rec.to_string().parse().unwrap();
+    assert_eq!(back, rec);
+    assert_eq!(back.tag("Event"), Some("one two"));
+}
+
+#[test]
+fn record_move_numbers_stop_at_the_largest() {
+    // The position's move number saturates; so do the record's, without ever writing `0.`.
+    let fen = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 4294967295";
+    let mut game = Game::from_position(Jfen::parse_position(fen, Rules::STANDARD).unwrap());
+    for m in ["a7a6", "g3g4", "a6a5"] {
+        let m = m
+            .parse::<MoveText>()
+            .unwrap()
+            .to_move(game.position())
+            .unwrap();
+        game.play(m).unwrap();
+    }
+    assert_eq!(game.position().fullmoves(), u32::MAX);
+    let text = GameRecord::from_game(&game, &[]).to_string();
+    assert!(
+        text.contains("4294967295... Ra6 4294967295. Rg4 Ra5 *"),
+        "{text}"
+    );
+    assert!(!text.contains(" 0."), "{text}");
+    let back: GameRecord = text.parse().unwrap();
+    assert_eq!(back.to_game().unwrap().position(), game.position());
+}
+
+#[test]
+fn record_fen_tag_is_the_games_start() {
+    // A given FEN tag never hides the game's real start: dropped from the start position,
+    // replaced otherwise (as Variant and Result are).
+    let other = "6l/7/7/7/7/7/7/7/2E3t r 0 1";
+    let mut game = Game::new(Rules::STANDARD);
+    let m = "g3g4"
+        .parse::<MoveText>()
+        .unwrap()
+        .to_move(game.position())
+        .unwrap();
+    game.play(m).unwrap();
+    let rec = GameRecord::from_game(&game, &[("Event", "e"), ("FEN", other)]);
+    assert_eq!(rec.tag("FEN"), None);
+    assert_eq!(rec.tag("Event"), Some("e"));
+    let back: GameRecord = rec.to_string().parse().unwrap();
+    assert_eq!(back.to_game().unwrap().position(), game.position());
+
+    let game = Game::from_position(Jfen::parse_position(other, Rules::STANDARD).unwrap());
+    let rec = GameRecord::from_game(&game, &[("FEN", START_JFEN)]);
+    assert_eq!(rec.tag("FEN"), Some(other));
+    assert_eq!(rec.tags.iter().filter(|(k, _)| k == "FEN").count(), 1);
 }
