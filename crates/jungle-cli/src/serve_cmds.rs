@@ -41,7 +41,7 @@ pub struct ServeArgs {
     /// Open WebSockets allowed per client address.
     #[arg(long, env = "JUNGLE_MAX_WS_PER_IP", default_value_t = 64)]
     pub max_ws_per_ip: usize,
-    /// Account requests (guest, register, login) per address per minute; 0 = unlimited.
+    /// Account requests (guest, register, login, password change) per address per minute; 0 = unlimited.
     #[arg(long, env = "JUNGLE_AUTH_PER_MIN", default_value_t = 30)]
     pub auth_per_min: u32,
     /// SQLite only: `full` syncs every commit to disk; `normal` only writes it to the WAL

@@ -3,6 +3,7 @@
 
 use crate::error::{AccountRule, ApiError, NAME_CHARS, PASSWORD_CHARS};
 use crate::games_api::summary;
+use crate::hub::Sessions;
 use crate::ids::random_token;
 use crate::limits::{ClientIp, Request};
 use crate::store::User;
@@ -29,6 +30,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
         .route("/api/logout-all", post(logout_all))
+        .route("/api/password", post(change_password))
         .route("/api/me", get(me))
         .route("/api/users/{name}", get(user))
         .route("/api/users/{name}/games", get(user_games))
@@ -239,7 +241,7 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Res
         let user = store.session_user(&token).await?;
         store.delete_session(&token).await?;
         if let Some(user) = user {
-            state.hub.sign_out(&user.id, Some(&token));
+            state.hub.sign_out(&user.id, Sessions::One(token.into()));
         }
     }
     Ok(clear_cookie(&state))
@@ -252,8 +254,46 @@ async fn logout_all(
 ) -> Result<Response, ApiError> {
     let user = session_user(&state, &headers).await?;
     state.hub.store().delete_sessions(&user.id).await?;
-    state.hub.sign_out(&user.id, None);
+    state.hub.sign_out(&user.id, Sessions::All);
     Ok(clear_cookie(&state))
+}
+
+/// `{"old","new"}`: a password change.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PasswordChange {
+    old: String,
+    new: String,
+}
+
+/// Changes the password of the session's registered account, given the current one. Every other
+/// session of the account ends (its sockets close); this one goes on.
+async fn change_password(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    if !state.limits.allow(Request::Account, ip) {
+        return Err(ApiError::RateLimited);
+    }
+    let (token, user) = session(&state, &headers).await?;
+    let c: PasswordChange = json_body(&body)?;
+    let store = state.hub.store();
+    let Some((_, Some(hash))) = store.login_lookup(&user.name).await? else {
+        return Err(ApiError::GuestAccount);
+    };
+    if !verify_password(c.old, hash).await {
+        return Err(ApiError::WrongPassword);
+    }
+    if !PASSWORD_CHARS.contains(&c.new.chars().count()) {
+        return Err(ApiError::Account(AccountRule::PasswordLength));
+    }
+    let hash = hash_password(c.new).await?;
+    store.set_password(&user.id, &hash).await?;
+    store.delete_other_sessions(&user.id, &token).await?;
+    state.hub.sign_out(&user.id, Sessions::AllBut(token.into()));
+    Ok(Json(json!({ "user": user })).into_response())
 }
 
 async fn me(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {

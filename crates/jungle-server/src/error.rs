@@ -35,6 +35,12 @@ pub enum ApiError {
     /// Wrong name or password.
     #[error("wrong name or password")]
     BadLogin,
+    /// A password change whose current password is wrong.
+    #[error("the current password is wrong")]
+    WrongPassword,
+    /// A guest asked for what only a registered account has (a password to change).
+    #[error("guests have no password: register first")]
+    GuestAccount,
     /// The name is taken.
     #[error("that name is taken")]
     NameTaken,
@@ -62,6 +68,8 @@ impl ApiError {
             ApiError::BadJfen(_) => "bad_jfen",
             ApiError::Unauthorized => "unauthorized",
             ApiError::BadLogin => "bad_login",
+            ApiError::WrongPassword => "wrong_password",
+            ApiError::GuestAccount => "guest_account",
             ApiError::NameTaken => "name_taken",
             ApiError::Account(rule) => rule.code(),
             ApiError::NotFound(_) => "not_found",
@@ -78,6 +86,7 @@ impl ApiError {
             | ApiError::BadJfen(_)
             | ApiError::Account(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized | ApiError::BadLogin => StatusCode::UNAUTHORIZED,
+            ApiError::WrongPassword | ApiError::GuestAccount => StatusCode::FORBIDDEN,
             ApiError::NameTaken => StatusCode::CONFLICT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::RateLimited => StatusCode::TOO_MANY_REQUESTS,

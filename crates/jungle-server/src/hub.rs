@@ -59,9 +59,30 @@ impl Default for ServerConfig {
 pub enum UserEvent {
     /// A game of theirs started: follow it.
     GameStarted(GameId),
-    /// Sessions of theirs ended (`POST /api/logout`: that session's token; `logout-all`: None,
-    /// every session): the sockets opened with them close.
-    SignedOut(Option<Arc<str>>),
+    /// Sessions of theirs ended: the sockets opened with them close.
+    SignedOut(Sessions),
+}
+
+/// Which sessions of an account a sign-out ends.
+#[derive(Debug, Clone)]
+pub enum Sessions {
+    /// The one of this token (`POST /api/logout`).
+    One(Arc<str>),
+    /// Every one (`POST /api/logout-all`).
+    All,
+    /// Every one but this token's (`POST /api/password`: the other devices sign in again).
+    AllBut(Arc<str>),
+}
+
+impl Sessions {
+    /// Whether the session of `token` is among them.
+    pub fn includes(&self, token: &str) -> bool {
+        match self {
+            Sessions::One(t) => **t == *token,
+            Sessions::All => true,
+            Sessions::AllBut(t) => **t != *token,
+        }
+    }
 }
 
 /// An open seek in the lobby.
@@ -312,13 +333,13 @@ impl Hub {
         }
     }
 
-    /// Sessions of `user` ended (already deleted from the store): `session` (its token), or every
-    /// session when None. Their open sockets are told ([`UserEvent::SignedOut`]) and close.
-    pub fn sign_out(&self, user: &UserId, session: Option<&str>) {
+    /// Sessions of `user` ended (already deleted from the store). Their open sockets are told
+    /// ([`UserEvent::SignedOut`]) and close.
+    pub fn sign_out(&self, user: &UserId, sessions: Sessions) {
         // Counted before telling: a socket that subscribes after the event went out sees the
         // count changed (see [`Hub::signouts`]).
         self.0.signouts.fetch_add(1, Ordering::SeqCst);
-        self.notify(user, UserEvent::SignedOut(session.map(Arc::from)));
+        self.notify(user, UserEvent::SignedOut(sessions));
     }
 
     /// How many sign-outs there have been. A socket reads it before its session is checked and

@@ -585,6 +585,26 @@ impl Store {
         Ok(())
     }
 
+    /// Ends every session of an account but the one of `keep` (a token).
+    pub async fn delete_other_sessions(&self, user: &UserId, keep: &str) -> Result<()> {
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2")
+            .bind(user.as_str())
+            .bind(token_hash(keep))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Sets the password hash of a registered account.
+    pub async fn set_password(&self, user: &UserId, password_hash: &str) -> Result<()> {
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2 AND guest = 0")
+            .bind(password_hash)
+            .bind(user.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Ends every session of an account.
     pub async fn delete_sessions(&self, user: &UserId) -> Result<()> {
         sqlx::query("DELETE FROM sessions WHERE user_id = $1")

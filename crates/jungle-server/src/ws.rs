@@ -160,8 +160,8 @@ impl Conn {
                                 conn.send_state(&h).await;
                             }
                         }
-                        Ok(UserEvent::SignedOut(session)) => {
-                            if session.is_none_or(|s| *s == *conn.session) {
+                        Ok(UserEvent::SignedOut(sessions)) => {
+                            if sessions.includes(&conn.session) {
                                 conn.signed_out().await;
                                 break;
                             }

@@ -145,3 +145,89 @@ async fn logging_out_a_guest_closes_its_socket_and_leaves_other_accounts_alone()
     let (_, n) = srv.state.hub.counts();
     assert_eq!(n, 1, "only the other guest is online");
 }
+
+#[tokio::test]
+async fn changing_the_password_signs_out_the_other_devices_only() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut here = srv.registered("alice").await;
+    let mut other = srv.logged_in("alice").await;
+    let change = |old: &str, new: &str| json!({"old": old, "new": new});
+    // Refusals, each with its code; nothing changes.
+    let a = srv
+        .post(
+            "/api/password",
+            Some(&here.token),
+            Some(&change("wrong password", "a new secret")),
+        )
+        .await;
+    assert_eq!(
+        (a.status, a.json()["error"]["code"].clone()),
+        (403, json!("wrong_password")),
+        "{}",
+        a.body
+    );
+    let a = srv
+        .post(
+            "/api/password",
+            Some(&here.token),
+            Some(&change("correct horse", "short")),
+        )
+        .await;
+    assert_eq!(
+        (a.status, a.json()["error"]["code"].clone()),
+        (400, json!("password_length")),
+        "{}",
+        a.body
+    );
+    let a = srv
+        .post(
+            "/api/password",
+            None,
+            Some(&change("correct horse", "a new secret")),
+        )
+        .await;
+    assert_eq!(a.status, 401, "{}", a.body);
+    let guest = srv.guest().await;
+    let a = srv
+        .post(
+            "/api/password",
+            Some(&guest.token),
+            Some(&change("", "a new secret")),
+        )
+        .await;
+    assert_eq!(
+        (a.status, a.json()["error"]["code"].clone()),
+        (403, json!("guest_account")),
+        "{}",
+        a.body
+    );
+    other.send(json!({"t": "ping"})).await;
+    other.expect("pong").await;
+
+    let a = srv
+        .post(
+            "/api/password",
+            Some(&here.token),
+            Some(&change("correct horse", "a new secret")),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["user"]["name"], "alice");
+    // The other device is signed out; this one plays on.
+    expect_signed_out(&mut other).await;
+    assert_eq!(srv.get("/api/me", Some(&other.token)).await.status, 401);
+    here.send(json!({"t": "ping"})).await;
+    here.expect("pong").await;
+    assert_eq!(srv.get("/api/me", Some(&here.token)).await.status, 200);
+    // The old password no longer signs in; the new one does.
+    let login = |password: &str| json!({"name": "alice", "password": password});
+    let a = srv
+        .post("/api/login", None, Some(&login("correct horse")))
+        .await;
+    assert_eq!(a.status, 401, "{}", a.body);
+    let a = srv
+        .post("/api/login", None, Some(&login("a new secret")))
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+}
