@@ -280,6 +280,9 @@ async fn record(
             ("Date", &date),
             ("Red", &red),
             ("Blue", &blue),
+            // In the order of RULES §10's example: `from_game` fills these two in.
+            ("Result", "*"),
+            ("Variant", "standard"),
             ("TimeControl", &tc),
         ],
     );

@@ -49,6 +49,22 @@ async fn two_players_play_to_a_den_win_with_a_spectator_record_and_history() {
     assert_eq!(parsed.result, "1-0");
     assert_eq!(parsed.tag("Termination"), Some("den"));
     assert_eq!(parsed.to_game().unwrap().len(), 17);
+    // The tags in the order of RULES §10's example.
+    let names: Vec<&str> = parsed.tags.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Event",
+            "Site",
+            "Date",
+            "Red",
+            "Blue",
+            "Result",
+            "Variant",
+            "TimeControl",
+            "Termination"
+        ]
+    );
 
     let hist = srv
         .get(&format!("/api/users/{}/games", red.name()), None)
