@@ -18,8 +18,8 @@ pub struct EngineArgs {}
 /// Arguments of `jungle bench`.
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Search depth per position.
-    #[arg(default_value_t = engine_bench::DEFAULT_DEPTH)]
+    /// Search depth per position (1 to 64).
+    #[arg(default_value_t = engine_bench::DEFAULT_DEPTH, value_parser = bench_depth)]
     depth: u32,
 }
 
@@ -98,7 +98,7 @@ struct MatchOpts {
     /// depth when none is given) before and after the games, and print both with the summary:
     /// results at a time control follow the host's speed, which on a shared machine moves from
     /// hour to hour.
-    #[arg(long, value_name = "DEPTH", num_args = 0..=1)]
+    #[arg(long, value_name = "DEPTH", num_args = 0..=1, value_parser = bench_depth)]
     host_speed: Option<Option<u32>>,
 }
 
@@ -108,11 +108,21 @@ pub fn engine(_a: EngineArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The deepest `jungle bench` (and `jungle match --host-speed`) searches.
+const MAX_BENCH_DEPTH: u32 = 64;
+
+/// A bench depth, 1 to [`MAX_BENCH_DEPTH`] (anything else is a usage error, not clamped).
+fn bench_depth(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(d) if (1..=MAX_BENCH_DEPTH).contains(&d) => Ok(d),
+        _ => Err(format!(
+            "the bench depth must be a whole number from 1 to {MAX_BENCH_DEPTH}"
+        )),
+    }
+}
+
 /// Runs `jungle bench`; the last line is `<N> nodes <M> nps`.
 pub fn bench(a: BenchArgs) -> Result<ExitCode> {
-    if a.depth == 0 || a.depth > 64 {
-        bail!("the bench depth must be from 1 to 64");
-    }
     let stdout = std::io::stdout();
     engine_bench::run(a.depth, &mut stdout.lock())?;
     Ok(ExitCode::SUCCESS)
@@ -129,10 +139,12 @@ fn positive<T: std::str::FromStr + From<u8> + PartialOrd>(s: &str) -> Result<T, 
 
 fn parse_options(list: &[String]) -> Result<Vec<(String, String)>> {
     list.iter()
-        .map(|o| {
-            o.split_once('=')
-                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                .with_context(|| format!("engine option `{o}` is not `Name=Value`"))
+        .map(|o| match o.split_once('=') {
+            // An empty name would send `setoption name  value …`.
+            Some((k, v)) if !k.trim().is_empty() => {
+                Ok((k.trim().to_string(), v.trim().to_string()))
+            }
+            _ => bail!("engine option `{o}` is not `Name=Value`"),
         })
         .collect()
 }
@@ -158,9 +170,10 @@ fn parse_tc(s: &str) -> Result<TimeControl> {
     })
 }
 
-/// The host's speed now: `jungle bench` to `depth`, in nodes per second.
+/// The host's speed now: `jungle bench` to `depth` (checked by [`bench_depth`]), in nodes per
+/// second.
 fn host_speed(depth: u32) -> Result<u64> {
-    Ok(engine_bench::run(depth.max(1), &mut std::io::sink())?.nps())
+    Ok(engine_bench::run(depth, &mut std::io::sink())?.nps())
 }
 
 /// Runs `jungle match`.

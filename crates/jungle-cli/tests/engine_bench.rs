@@ -39,10 +39,19 @@ fn bench_is_deterministic_and_covers_thirty_positions() {
 
 #[test]
 fn bench_rejects_a_silly_depth() {
-    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .args(["bench", "0"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("depth"));
+    for depth in ["0", "65", "x"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
+            .args(["bench", depth])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        // A usage error: one line, exit status 2, nothing searched.
+        assert_eq!(out.status.code(), Some(2), "{depth}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{depth}: {err}");
+        assert!(
+            err.contains("depth must be a whole number from 1 to 64"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "{depth}");
+    }
 }

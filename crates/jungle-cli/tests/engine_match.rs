@@ -83,6 +83,31 @@ fn forfeiting_engine(log: &Path) -> String {
     format!("sh {} {}", script.display(), log.display())
 }
 
+/// A fake engine that plays the real engine's depth-1 moves, but each `bestmove` `delay`
+/// seconds late; for every `go` it appends `<position>|go …` (the position's arguments, then the
+/// `go` line it received) to the file named by `log`. Returns its command line.
+fn slow_engine(log: &Path, delay: &str) -> String {
+    let script = log.with_extension("sh");
+    std::fs::write(
+        &script,
+        "while read -r cmd rest; do case $cmd in\n\
+         position) pos=$rest; echo \"position $rest\";;\n\
+         go) echo \"$pos|go $rest\" >> \"$1\"; echo 'go depth 1';;\n\
+         quit) echo quit; exit 0;;\n\
+         *) echo \"$cmd $rest\";;\n\
+         esac; done | \"$3\" engine | while read -r line; do\n\
+         case $line in bestmove*) sleep \"$2\";; esac; echo \"$line\"; done\n",
+    )
+    .unwrap();
+    let _ = std::fs::remove_file(log);
+    format!(
+        "sh {} {} {delay} {}",
+        script.display(),
+        log.display(),
+        env!("CARGO_BIN_EXE_jungle")
+    )
+}
+
 /// The games of a file of game records, each replayed under the rules.
 fn replayed_games(pgn: &Path) -> Vec<jungle::Game> {
     let records = std::fs::read_to_string(pgn).unwrap();
@@ -313,6 +338,15 @@ fn zero_games_or_zero_concurrency_is_a_usage_error() {
         (&["--concurrency", "0"][..], "--concurrency"),
         (&["--concurrency", "65"][..], "--concurrency"),
         (&["--depth", "0"][..], "--depth"),
+        // The bench's own range, 1 to 64: 0 was taken as 1, 100 ran for ever.
+        (&["--host-speed", "0"][..], "--host-speed"),
+        (&["--host-speed", "65"][..], "--host-speed"),
+        (&["--host-speed", "100"][..], "--host-speed"),
+        (&["--host-speed", "x"][..], "--host-speed"),
+        // An option needs a name and a value.
+        (&["--option1", "=3"][..], "`=3` is not `Name=Value`"),
+        (&["--option2", " =3"][..], "` =3` is not `Name=Value`"),
+        (&["--option1", "Level"][..], "`Level` is not `Name=Value`"),
     ] {
         let out = run_match([&me, &me], args);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -392,4 +426,66 @@ fn an_option_the_engine_refuses_stops_the_match_before_any_game() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("Score of A vs B: "), "{text}");
+}
+
+#[test]
+fn overruns_of_the_clock_add_up_over_the_game() {
+    // 0.1 s + 0 and a margin of 0.4 s: the slow engine takes at least 0.2 s a move, each move
+    // within the time left plus the margin, but its third move takes its use past 0.5 s. (When
+    // every move was forgiven its overrun, the game ran on to the ply cap.)
+    let logs = [temp("fast-go.log"), temp("slow-go.log")];
+    let fast = slow_engine(&logs[0], "0");
+    let slow = slow_engine(&logs[1], "0.2");
+    let suite = temp("clock-suite.txt");
+    std::fs::write(&suite, "g3g4 a7a6\n").unwrap();
+    let out = run_match(
+        [&fast, &slow],
+        &[
+            "--games",
+            "2",
+            "--tc",
+            "0.1+0",
+            "--timeout-margin",
+            "400",
+            "--max-plies",
+            "30",
+            "--name",
+            "fast",
+            "--name",
+            "slow",
+            "--openings",
+            suite.to_str().unwrap(),
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Score of fast vs slow: 2 - 0 - 0"), "{text}");
+    assert!(text.contains("fast 0, slow 2"), "{text}");
+    for game in text.lines().filter(|l| l.starts_with("game ")) {
+        assert!(
+            game.contains("slow lost on time") || game.contains("slow timed out"),
+            "{game}"
+        );
+    }
+    // The slow engine was told its true time: all of it at its first move of a game, then none,
+    // its clock being below zero (it was told the same before, the clock stopping at zero).
+    let gos = std::fs::read_to_string(&logs[1]).unwrap();
+    let own: Vec<String> = gos
+        .lines()
+        .map(|l| {
+            let (position, go) = l.split_once('|').unwrap();
+            // The suite's opening has two plies: Red is to move after an even number of moves.
+            let red = position.split(' ').skip(2).count() % 2 == 0;
+            let words: Vec<&str> = go.split(' ').collect();
+            words[if red { 2 } else { 4 }].to_string()
+        })
+        .collect();
+    assert_eq!(own.iter().filter(|t| *t == "100").count(), 2, "{gos}");
+    assert!(own.iter().all(|t| t == "100" || t == "0"), "{own:?}: {gos}");
+    // At most three moves a game: never a fourth, at 0.8 s of use or more.
+    assert!((2..=6).contains(&own.len()), "{own:?}: {gos}");
 }

@@ -138,11 +138,20 @@ impl Engine {
 
     /// Starts searching `game` in the background and returns at once. `on_info` is called from the
     /// search thread after every completed iteration. A search already running is stopped first.
-    pub fn go(
+    pub fn go(&mut self, game: &Game, limits: Limits, on_info: Box<dyn FnMut(&SearchInfo) + Send>) {
+        self.go_then(game, limits, on_info, Box::new(|| {}));
+    }
+
+    /// [`Engine::go`], and `on_done` is called from the search thread as soon as the result is
+    /// ready (after `stop` or `ponderhit` where the search holds its answer), so that a caller
+    /// waiting on other events too can collect it with [`Engine::wait`] at once: `wait` then
+    /// returns without delay. It is called even when the search panics.
+    pub fn go_then(
         &mut self,
         game: &Game,
         limits: Limits,
         mut on_info: Box<dyn FnMut(&SearchInfo) + Send>,
+        on_done: Box<dyn FnOnce() + Send>,
     ) {
         if self.running.is_some() {
             self.stop();
@@ -162,6 +171,8 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("jungle-search".into())
             .spawn(move || {
+                // Dropped last, after the result is made (or while a panic unwinds).
+                let _done = OnDrop(Some(on_done));
                 let result = search_threads(
                     &pos,
                     &legal,
@@ -176,8 +187,10 @@ impl Engine {
                 );
                 // `go infinite` answers only when asked to stop, a pondering search only when
                 // asked to stop or told `ponderhit`.
+                // `stop` and `ponderhit` unpark this thread; the timeout covers a `StopHandle`,
+                // which cannot.
                 while (limits.infinite || time.pondering()) && !stop.asked.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(2));
+                    std::thread::park_timeout(Duration::from_millis(2));
                 }
                 result
             })
@@ -188,7 +201,18 @@ impl Engine {
     /// The opponent played the move a pondering search ([`Limits::ponder`]) expected: its time
     /// bounds count from now and it ends by them. False when no search is pondering.
     pub fn ponderhit(&self) -> bool {
-        self.running.is_some() && self.time.as_ref().is_some_and(|t| t.ponderhit())
+        let hit = self.running.is_some() && self.time.as_ref().is_some_and(|t| t.ponderhit());
+        if hit {
+            self.wake();
+        }
+        hit
+    }
+
+    /// Wakes the search thread where it waits for `stop` or `ponderhit` after its search ended.
+    fn wake(&self) {
+        if let Some((handle, _)) = &self.running {
+            handle.thread().unpark();
+        }
     }
 
     /// Whether a search is still running (its result not yet ready).
@@ -204,6 +228,7 @@ impl Engine {
     /// Ends the current search soon (its best move so far is kept).
     pub fn stop(&self) {
         self.stop.raise();
+        self.wake();
     }
 
     /// A handle with which another thread can stop searches of this engine.
@@ -242,6 +267,17 @@ impl Engine {
     pub fn search(&mut self, game: &Game, limits: Limits) -> SearchResult {
         self.go(game, limits, Box::new(|_| {}));
         self.wait()
+    }
+}
+
+/// Calls its function when dropped.
+struct OnDrop(Option<Box<dyn FnOnce() + Send>>);
+
+impl Drop for OnDrop {
+    fn drop(&mut self) {
+        if let Some(f) = self.0.take() {
+            f();
+        }
     }
 }
 
@@ -302,13 +338,12 @@ fn search_threads(
     }
     let lvl = level::settings(options.level);
     let mut max_depth = MAX_DEPTH;
-    let mut node_limit = None;
-    if !limits.infinite {
-        if let Some(d) = limits.depth {
-            max_depth = max_depth.min(d.max(1));
-        }
-        node_limit = limits.nodes;
+    // Depth and nodes bound every search, `go infinite` too (which then holds its answer until
+    // `stop`); `infinite` lifts only the time bounds.
+    if let Some(d) = limits.depth {
+        max_depth = max_depth.min(d.max(1));
     }
+    let mut node_limit = limits.nodes;
     if let Some(d) = lvl.max_depth {
         max_depth = max_depth.min(d);
     }

@@ -84,7 +84,9 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// Manage the time of this clock (for the side to move).
     pub clock: Option<Clock>,
-    /// Search until [`Engine::stop`] (no other bound applies).
+    /// Answer only after [`Engine::stop`]: no time bound (`movetime`, `clock`) applies and the
+    /// search never ends early by itself; `depth` and `nodes` still bound it (the result then
+    /// waits for `stop`).
     pub infinite: bool,
     /// Ponder: search the position (the one after the move the opponent is expected to play)
     /// with no time bound until [`Engine::ponderhit`] says the opponent played it, from when the

@@ -524,6 +524,45 @@ pub fn run(
     Ok(tally)
 }
 
+/// One engine's clock in a match under [`TimeControl::Clock`]: the time left, in nanoseconds,
+/// below zero once the engine has used more than its base time and increments (its overruns
+/// add up; only one margin, [`MatchConfig::timeout_margin`], is granted over the whole game).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct MatchClock {
+    left: i128,
+}
+
+impl MatchClock {
+    fn new(base: Duration) -> MatchClock {
+        MatchClock {
+            left: base.as_nanos() as i128,
+        }
+    }
+
+    /// The time the engine is told it has left: none while the clock is below zero.
+    fn shown(&self) -> Duration {
+        Duration::from_nanos(self.left.clamp(0, i128::from(u64::MAX)) as u64)
+    }
+
+    /// How long the engine may think over this move before it loses on time: the time left
+    /// plus the margin (less what earlier overruns took of the margin).
+    fn allowed(&self, margin: Duration) -> Duration {
+        let ns = (self.left + margin.as_nanos() as i128).clamp(0, i128::from(u64::MAX));
+        Duration::from_nanos(ns as u64)
+    }
+
+    /// Charges a move that took `spent`, then adds the increment; false when the engine's use
+    /// has gone beyond its base time, its increments so far and the margin: it lost on time.
+    fn charge(&mut self, spent: Duration, margin: Duration, increment: Duration) -> bool {
+        self.left -= spent.as_nanos() as i128;
+        if self.left < -(margin.as_nanos() as i128) {
+            return false;
+        }
+        self.left += increment.as_nanos() as i128;
+        true
+    }
+}
+
 fn play_game(config: &MatchConfig, index: usize, procs: &mut [Option<Process>; 2]) -> GameResult {
     let opening = &config.openings[(index / 2) % config.openings.len()];
     // Engine 0 has Red in even games, Blue in odd ones.
@@ -543,9 +582,10 @@ fn play_game(config: &MatchConfig, index: usize, procs: &mut [Option<Process>; 2
             _ => break, // checked when loaded
         }
     }
+    // Signed, so that overruns within the margin add up instead of being forgiven move by move.
     let mut clocks = match config.time_control {
-        TimeControl::Clock { base, .. } => [base, base],
-        _ => [Duration::ZERO; 2],
+        TimeControl::Clock { base, .. } => [MatchClock::new(base); 2],
+        _ => [MatchClock::new(Duration::ZERO); 2],
     };
     let mut moves: Vec<String> = game.moves().map(|m| m.to_string()).collect();
     for (e, p) in procs.iter_mut().enumerate() {
@@ -610,29 +650,36 @@ fn play_game(config: &MatchConfig, index: usize, procs: &mut [Option<Process>; 2
         } else {
             format!("position startpos moves {}", moves.join(" "))
         };
+        // `allowed`: how long to wait for `bestmove`, the margin included.
         let (go, allowed) = match config.time_control {
-            TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t),
+            TimeControl::MoveTime(t) => (
+                format!("go movetime {}", t.as_millis()),
+                t + config.timeout_margin,
+            ),
             TimeControl::Clock { increment, .. } => (
                 format!(
                     "go wtime {} btime {} winc {} binc {}",
-                    clocks[0].as_millis(),
-                    clocks[1].as_millis(),
+                    clocks[0].shown().as_millis(),
+                    clocks[1].shown().as_millis(),
                     increment.as_millis(),
                     increment.as_millis()
                 ),
-                clocks[turn.index()],
+                clocks[turn.index()].allowed(config.timeout_margin),
             ),
-            TimeControl::Depth(d) => (format!("go depth {d}"), Duration::from_secs(60)),
+            TimeControl::Depth(d) => (
+                format!("go depth {d}"),
+                Duration::from_secs(60) + config.timeout_margin,
+            ),
             TimeControl::Nodes(n) => (
                 format!("go nodes {}", config.engines[e].nodes.unwrap_or(n)),
-                Duration::from_secs(60),
+                Duration::from_secs(60) + config.timeout_margin,
             ),
         };
         let started = Instant::now();
         let reply = p
             .send(&position)
             .and_then(|_| p.send(&go))
-            .and_then(|_| p.expect("bestmove", allowed + config.timeout_margin));
+            .and_then(|_| p.expect("bestmove", allowed));
         let spent = started.elapsed();
         let line = match reply {
             Ok(l) => l,
@@ -647,11 +694,10 @@ fn play_game(config: &MatchConfig, index: usize, procs: &mut [Option<Process>; 2
         };
         if let TimeControl::Clock { increment, .. } = config.time_control {
             let c = &mut clocks[turn.index()];
-            if spent > *c + config.timeout_margin {
+            if !c.charge(spent, config.timeout_margin, increment) {
                 let why = format!("{name} lost on time");
                 return finish(&game, Some(1 - e), why.clone(), Some(why));
             }
-            *c = c.saturating_sub(spent) + increment;
         }
         let text = line.split_whitespace().nth(1).unwrap_or("");
         let mv = text
@@ -828,6 +874,39 @@ mod tests {
         assert_eq!(ok, vec![line.clone(), line]);
         let err = parse_openings("g3g5\n", Rules::STANDARD).unwrap_err();
         assert!(err.to_string().contains("line 1"), "{err}");
+    }
+
+    #[test]
+    fn overruns_of_the_clock_add_up_and_lose_beyond_one_margin() {
+        let ms = Duration::from_millis;
+        let margin = ms(200);
+        // 1 s + 0: three moves of 400 ms each run over by 200 ms in all, within the margin;
+        // the engine is then told it has no time left. A fourth of 1 ms loses.
+        let mut c = MatchClock::new(ms(1000));
+        assert_eq!(c.allowed(margin), ms(1200));
+        for _ in 0..3 {
+            assert!(c.charge(ms(400), margin, Duration::ZERO));
+        }
+        assert_eq!(c.shown(), Duration::ZERO);
+        assert_eq!(c.allowed(margin), Duration::ZERO);
+        assert!(!c.charge(ms(1), margin, Duration::ZERO));
+        // Each move within the time left plus the margin is not enough: 150 ms over on each of
+        // two moves loses on the second, though neither alone exceeds the margin.
+        let mut c = MatchClock::new(ms(100));
+        assert!(c.charge(ms(250), margin, Duration::ZERO));
+        assert_eq!(c.allowed(margin), ms(50));
+        assert!(!c.charge(ms(250), margin, Duration::ZERO));
+        // Increments pay a deficit back; the engine sees the time left once it is positive.
+        let mut c = MatchClock::new(ms(100));
+        assert!(c.charge(ms(250), margin, ms(100)));
+        assert_eq!(c.shown(), Duration::ZERO);
+        assert!(c.charge(ms(0), margin, ms(100)));
+        assert_eq!(c.shown(), ms(50));
+        assert_eq!(c.allowed(margin), ms(250));
+        // Exactly the base, the increments and the margin is still in time.
+        let mut c = MatchClock::new(ms(100));
+        assert!(c.charge(ms(300), margin, Duration::ZERO));
+        assert!(!c.charge(Duration::from_nanos(1), margin, Duration::ZERO));
     }
 
     #[test]

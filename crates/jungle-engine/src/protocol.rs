@@ -8,7 +8,7 @@ use crate::{eval, Clock, Engine, EngineOptions, Limits, SearchInfo};
 use jungle::{perft_divide, Color, Game, Jfen, Move, MoveList, MoveText, Position, Rules};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -71,9 +71,21 @@ pub fn info_line(i: &SearchInfo) -> String {
     s
 }
 
+/// What the protocol loop waits for: a command line, the end of input, or a search that has its
+/// answer ready (so that its `bestmove` is written at once, not at the loop's next wake-up).
+enum Event {
+    /// A command line.
+    Line(String),
+    /// The input ended.
+    Closed,
+    /// The search numbered so (see `Session::searches`) has its result ready.
+    SearchDone(u64),
+}
+
 /// Runs the protocol on stdin and stdout until `quit` or the end of input.
 pub fn run_stdio() -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
+    let lines = tx.clone();
     std::thread::spawn(move || {
         // Bytes, not `lines()`: a line that is not UTF-8 is a malformed command, not the end.
         let stdin = io::stdin();
@@ -85,22 +97,45 @@ pub fn run_stdio() -> io::Result<()> {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
                     let line = String::from_utf8_lossy(&buf).into_owned();
-                    if tx.send(line).is_err() {
-                        break;
+                    if lines.send(Event::Line(line)).is_err() {
+                        return;
                     }
                 }
             }
         }
+        let _ = lines.send(Event::Closed);
     });
-    run(rx, Box::new(io::stdout()));
+    run_events(tx, rx, Box::new(io::stdout()));
     Ok(())
 }
 
 /// Runs the protocol: commands arrive on `input` (the session ends when it closes or on `quit`),
-/// replies go to `output`.
+/// replies go to `output`. (A thread passes `input` on to the loop; after `quit` it ends when
+/// `input` closes or brings its next line.)
 pub fn run(input: mpsc::Receiver<String>, output: Box<dyn Write + Send>) {
+    let (tx, rx) = mpsc::channel();
+    let lines = tx.clone();
+    std::thread::spawn(move || {
+        for line in input {
+            if lines.send(Event::Line(line)).is_err() {
+                return;
+            }
+        }
+        let _ = lines.send(Event::Closed);
+    });
+    run_events(tx, rx, output);
+}
+
+/// The protocol loop. `events` carries the input (`Line`s, then `Closed`) and, through `tx`, the
+/// searches' `SearchDone`s: the loop sleeps until one of them arrives, so a search's `bestmove`
+/// is written the moment its result is ready.
+fn run_events(
+    tx: mpsc::Sender<Event>,
+    events: mpsc::Receiver<Event>,
+    output: Box<dyn Write + Send>,
+) {
     let out: Out = Arc::new(Mutex::new(output));
-    let mut session = Session::new(out);
+    let mut session = Session::new(out, tx);
     // Commands that arrive while a search runs wait here until it ends, as a GUI expects; only
     // `stop` and (with nothing queued) `isready` and `quit` are answered at once.
     let mut queued: VecDeque<String> = VecDeque::new();
@@ -119,13 +154,13 @@ pub fn run(input: mpsc::Receiver<String>, output: Box<dyn Write + Send>) {
         if !open {
             break;
         }
-        let timeout = if session.engine.has_pending() {
-            Duration::from_millis(2)
-        } else {
-            Duration::from_secs(3600)
+        // The loop holds a sender itself, so the channel never closes: the input's end is
+        // `Closed`.
+        let Ok(event) = events.recv() else {
+            break;
         };
-        match input.recv_timeout(timeout) {
-            Ok(line) => {
+        match event {
+            Event::Line(line) => {
                 let word = line.split_whitespace().next().unwrap_or("");
                 let busy = session.engine.has_pending() || !queued.is_empty();
                 match word {
@@ -148,8 +183,14 @@ pub fn run(input: mpsc::Receiver<String>, output: Box<dyn Write + Send>) {
                     }
                 }
             }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
+            Event::SearchDone(id) => {
+                // A search already answered (`stop`) or replaced sends its signal late: only the
+                // pending search's counts. Its thread is ending, so `wait` returns at once.
+                if session.engine.has_pending() && id == session.searches {
+                    session.finish_search();
+                }
+            }
+            Event::Closed => {
                 // End of input: finish what was asked, as a piped script expects.
                 session.drain(&mut queued);
                 break;
@@ -172,10 +213,14 @@ struct Session {
     infinite_after_ponder: bool,
     /// The `Ponder` option: `bestmove` names the expected reply (`ponder <move>`).
     ponder_option: bool,
+    /// Where a search says that its result is ready (`Event::SearchDone`).
+    events: mpsc::Sender<Event>,
+    /// The searches started, the last one's number.
+    searches: u64,
 }
 
 impl Session {
-    fn new(out: Out) -> Session {
+    fn new(out: Out, events: mpsc::Sender<Event>) -> Session {
         let options = EngineOptions::default();
         Session {
             out,
@@ -186,6 +231,8 @@ impl Session {
             infinite: false,
             infinite_after_ponder: false,
             ponder_option: false,
+            events,
+            searches: 0,
         }
     }
 
@@ -502,14 +549,19 @@ impl Session {
         limits.depth = depth.map(|n| n.clamp(1, 1000) as u32);
         limits.nodes = nodes;
         limits.movetime = movetime.map(Duration::from_millis);
+        let clocked = [wtime, btime, winc, binc, movestogo]
+            .iter()
+            .any(Option::is_some);
         let movestogo = movestogo.map(|n| n.min(u64::from(u32::MAX)) as u32);
         let (t, inc) = match self.game.position().turn() {
             Color::Red => (wtime, winc),
             Color::Blue => (btime, binc),
         };
-        if let Some(t) = t {
+        // Any clock field makes a timed search; the side to move's time, when not given, is 0
+        // (a minimal search: it still answers with a legal move).
+        if clocked {
             limits.clock = Some(Clock {
-                time_left: Duration::from_millis(t),
+                time_left: Duration::from_millis(t.unwrap_or(0)),
                 increment: Duration::from_millis(inc.unwrap_or(0)),
                 moves_to_go: movestogo,
             });
@@ -531,10 +583,15 @@ impl Session {
         self.infinite = limits.infinite || limits.ponder;
         self.infinite_after_ponder = limits.infinite;
         let out = Arc::clone(&self.out);
-        self.engine.go(
+        self.searches += 1;
+        let (id, events) = (self.searches, self.events.clone());
+        self.engine.go_then(
             &self.game,
             limits,
             Box::new(move |info| say(&out, &info_line(info))),
+            Box::new(move || {
+                let _ = events.send(Event::SearchDone(id));
+            }),
         );
     }
 

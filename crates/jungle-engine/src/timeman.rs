@@ -28,6 +28,11 @@ pub struct Deadline {
 impl Deadline {
     /// The bounds for `limits` (none when `infinite`), keeping `overhead` back from every
     /// budget.
+    ///
+    /// Under a clock the hard bound is 4 shares or 2/5 of the time left after `overhead`,
+    /// whichever is less, and at least 1 ms — but never more than 2/5 of the time left itself:
+    /// with less time left than `overhead` (or none), the search is a minimal one (it still
+    /// answers with a legal move).
     pub fn from_limits(limits: &Limits, overhead: Duration) -> Deadline {
         if limits.infinite {
             return Deadline::default();
@@ -42,7 +47,8 @@ impl Deadline {
             let left = c.time_left.saturating_sub(overhead);
             let mtg = c.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
             let share = left / mtg + c.increment;
-            let hard = (share * 4).min(left * 2 / 5).max(Duration::from_millis(1));
+            let floor = Duration::from_millis(1).min(c.time_left * 2 / 5);
+            let hard = (share * 4).min(left * 2 / 5).max(floor);
             let soft = (share * 6 / 10).min(hard);
             d.soft = Some(d.soft.map_or(soft, |s| s.min(soft)));
             d.hard = Some(d.hard.map_or(hard, |h| h.min(hard)));
@@ -237,6 +243,32 @@ mod tests {
         let d = Deadline::from_limits(&limits, MOVE_OVERHEAD);
         assert!(d.hard.unwrap() <= Duration::from_millis(400));
         assert!(d.soft.unwrap() <= d.hard.unwrap());
+    }
+
+    #[test]
+    fn a_clock_below_the_overhead_never_spends_more_than_two_fifths_of_it() {
+        for ms in [0, 1, 2, 3, 5, 10, 14, 15, 16, 20, 50] {
+            let time_left = Duration::from_millis(ms);
+            for inc in [0, 100] {
+                let limits = clock(time_left, Duration::from_millis(inc), None);
+                let d = Deadline::from_limits(&limits, MOVE_OVERHEAD);
+                let (soft, hard) = (d.soft.unwrap(), d.hard.unwrap());
+                assert!(hard <= time_left * 2 / 5, "{ms} ms + {inc}: hard {hard:?}");
+                assert!(
+                    soft <= hard,
+                    "{ms} ms + {inc}: soft {soft:?}, hard {hard:?}"
+                );
+            }
+        }
+        // No time at all: no time to spend (the search still answers, see `search_threads`).
+        let d = Deadline::from_limits(&clock(Duration::ZERO, Duration::ZERO, None), MOVE_OVERHEAD);
+        assert_eq!(d.hard, Some(Duration::ZERO));
+        // With enough time left the millisecond floor stays.
+        let d = Deadline::from_limits(
+            &clock(Duration::from_millis(20), Duration::ZERO, None),
+            MOVE_OVERHEAD,
+        );
+        assert_eq!(d.hard, Some(Duration::from_millis(1)));
     }
 
     #[test]

@@ -313,3 +313,92 @@ fn games_with_passes_are_searched_at_every_level() {
     let r = analyze(&game, Duration::from_millis(30), 3);
     assert!(game.legal_moves().contains(r.best.unwrap()));
 }
+
+#[test]
+fn go_then_signals_when_the_result_is_ready() {
+    let game = Game::new(Rules::STANDARD);
+    let mut e = Engine::new(EngineOptions::default());
+    // A search that ends by itself signals at once, once.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let done = tx.clone();
+    e.go_then(
+        &game,
+        Limits {
+            depth: Some(2),
+            ..Limits::default()
+        },
+        Box::new(|_| {}),
+        Box::new(move || done.send(1).unwrap()),
+    );
+    assert_eq!(rx.recv_timeout(Duration::from_secs(30)), Ok(1));
+    let r = e.wait();
+    assert!(game.legal_moves().contains(r.best.unwrap()));
+    // `go infinite` holds its result, so it signals only once stopped.
+    let done = tx.clone();
+    e.go_then(
+        &game,
+        Limits {
+            infinite: true,
+            depth: Some(1),
+            ..Limits::default()
+        },
+        Box::new(|_| {}),
+        Box::new(move || done.send(2).unwrap()),
+    );
+    assert!(rx.recv_timeout(Duration::from_millis(200)).is_err());
+    assert!(e.is_running());
+    e.stop();
+    assert_eq!(rx.recv_timeout(Duration::from_secs(30)), Ok(2));
+    e.wait();
+    // So does a pondering search, released by `ponderhit`.
+    let done = tx;
+    e.go_then(
+        &game,
+        Limits {
+            ponder: true,
+            depth: Some(1),
+            ..Limits::default()
+        },
+        Box::new(|_| {}),
+        Box::new(move || done.send(3).unwrap()),
+    );
+    assert!(rx.recv_timeout(Duration::from_millis(200)).is_err());
+    assert!(e.ponderhit());
+    assert_eq!(rx.recv_timeout(Duration::from_secs(30)), Ok(3));
+    let r = e.wait();
+    assert_eq!(r.depth, 1);
+}
+
+#[test]
+fn an_infinite_search_keeps_its_depth_and_node_limits() {
+    let game = Game::new(Rules::STANDARD);
+    let mut e = Engine::new(EngineOptions::default());
+    e.go(
+        &game,
+        Limits {
+            infinite: true,
+            depth: Some(3),
+            ..Limits::default()
+        },
+        Box::new(|_| {}),
+    );
+    // Time enough to search far deeper than 3 plies; the result still waits for `stop`.
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(e.is_running());
+    e.stop();
+    assert_eq!(e.wait().depth, 3);
+    e.go(
+        &game,
+        Limits {
+            infinite: true,
+            nodes: Some(2000),
+            ..Limits::default()
+        },
+        Box::new(|_| {}),
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(e.is_running());
+    e.stop();
+    // The node count is checked every 1024 nodes.
+    assert!(e.wait().nodes <= 2000 + 2048);
+}
