@@ -95,6 +95,8 @@ test('a guest plays the computer to the end', async () => {
   assert.match(text, /(Red|Blue) wins|Draw/);
   const reason = /entered the den|every animal of one side taken|one side could not move|resignation|no capture for too long/;
   assert.match(text, reason);
+  // A guest's game changes no score: no table of unchanged numbers.
+  assert.equal(await dlg.locator('table.changes').count(), 0);
   await shot(page, 'vs-ai-end');
   // The status line says the result with its reason: "Red wins (entered the den)".
   const status = await page.locator('[data-test=status]').innerText();

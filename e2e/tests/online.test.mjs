@@ -3,6 +3,7 @@
 // a draw.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import {
   launch, openPlayer, register, uniqueName, gameId, clickMove, waitMoves, endingText, shot, DEN_WIN, BASE,
 } from '../lib.mjs';
@@ -79,6 +80,9 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.match(textA, /You won!/);
   assert.match(textB, /You lost/);
   assert.match(textA, /Casual games change no score/);
+  // A casual game changes nothing: no table of unchanged numbers, on either side.
+  assert.equal(await alice.page.locator('dialog.modal[open] table.changes').count(), 0);
+  assert.equal(await bob.page.locator('dialog.modal[open] table.changes').count(), 0);
   await shot(alice.page, 'den-win', true);
   // The move list shows the SAN from the server, ending with the den entry.
   await closeDialog(alice.page);
@@ -130,6 +134,10 @@ test('two players register, pair by challenge link and play to a den win', async
   const record = await alice.page.evaluate(() => navigator.clipboard.readText());
   assert.match(record, /\[Result "1-0"\]/);
   assert.match(record, /Pd9# 1-0/);
+  // Or download it: the same text, as a file named after the game.
+  const [download] = await Promise.all([alice.page.waitForEvent('download'), alice.page.click('[data-test=download-record]')]);
+  assert.equal(download.suggestedFilename(), `jungle-${idA.replace(/[^\w-]/g, '_')}.pgn`);
+  assert.equal(fs.readFileSync(await download.path(), 'utf8'), record);
 
   // The engine's evaluation and its three best moves for a position of the replay.
   await alice.page.keyboard.press('Home');
@@ -150,6 +158,12 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.match(await alice.page.locator('[data-test=wld]').innerText(), /^1 \/ 0 \/ 0$/);
   await alice.page.locator('table.games tbody tr').first().waitFor();
   assert.match(await alice.page.locator('table.games tbody').innerText(), /Won/);
+  // The aborted rematch is neither a draw nor a long sentence there.
+  const abortedRow = alice.page.locator('table.games tbody tr', { hasText: 'Aborted' });
+  await abortedRow.waitFor();
+  assert.equal(await abortedRow.locator('td').nth(3).innerText(), 'Aborted');
+  assert.equal(await abortedRow.locator('td').nth(4).innerText(), 'called off at the start');
+  assert.doesNotMatch(await alice.page.locator('table.games tbody').innerText(), /Draw|nothing changes/);
   await shot(alice.page, 'profile');
 });
 
@@ -274,8 +288,9 @@ test('a challenge can be made rated: its page says so, and so does the result', 
     const dlg = p.locator('dialog.modal[open]');
     if (await dlg.count()) await dlg.locator('button.primary').click();
   }
-  // Casual unless asked.
+  // Casual unless asked; a registered player's box is not explained as a guest's is.
   assert.equal(await alice.page.isChecked('#ch-rated'), false);
+  assert.equal(await alice.page.locator('[data-test=rated-guest-note]').count(), 0);
   await alice.page.check('#ch-rated');
   await alice.page.selectOption('#ch-tc', 'classical');
   await alice.page.click('[data-test=create-challenge]');
@@ -291,6 +306,8 @@ test('a challenge can be made rated: its page says so, and so does the result', 
   const text = await endingText(alice.page);
   assert.match(text, /within 10 rounds change no score/);
   assert.doesNotMatch(text, /Casual/);
+  // Nothing changed, so no table of changes: the note says why.
+  assert.equal(await alice.page.locator('dialog.modal[open] table.changes').count(), 0);
   assert.deepEqual(alice.page.errors, []);
   assert.deepEqual(bob.page.errors, []);
 });

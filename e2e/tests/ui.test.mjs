@@ -2,7 +2,7 @@
 // keyboard on the board, drag), on hotseat games.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPlayer, register, uniqueName, gameId, clickMove, tapMove, waitMoves, shot, endingText, BASE } from '../lib.mjs';
+import { launch, openPlayer, register, uniqueName, gameId, clickMove, tapMove, waitMoves, shot, endingText, BASE, DEN_WIN } from '../lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -23,6 +23,8 @@ test('the language follows the browser, switches, and is remembered', async () =
   assert.equal(await page.title(), 'Jungle (Dou Shou Qi)');
   const nav = await page.locator('header nav').innerText();
   assert.match(nav, /Lobby/);
+  // A wide screen shows the navigation itself, not a menu button.
+  assert.equal(await page.locator('[data-test=menu]').isVisible(), false);
   assert.doesNotMatch(nav, /[\u4e00-\u9fff]/);
 
   await page.selectOption('#lang-select', 'zh-Hant');
@@ -53,10 +55,21 @@ test('the language follows the browser, switches, and is remembered', async () =
   await page.click('[data-test=start-hotseat]');
   await gameId(page);
   await page.waitForSelector('.board .sq.movable');
-  assert.match(await page.locator('.board [data-sq="g7"]').getAttribute('aria-label'), /藍方象/);
+  // The squares' labels are joined with the Chinese comma, not ", ".
+  assert.equal(await page.locator('.board [data-sq="g7"]').getAttribute('aria-label'), 'g7，藍方象');
+  assert.equal(await page.locator('.board [data-sq="d9"]').getAttribute('aria-label'), 'd9，藍方獸穴');
   await page.locator('.board [data-sq="g3"] .ch', { hasText: '鼠' }).waitFor();
   await page.locator('.board [data-sq="f8"] .ch', { hasText: '貓' }).waitFor();
-  await clickMove(page, 'g3g4');
+  // The game screen's heading names the players (and so does the window's title).
+  const heading = `${me}（紅方）對 ${me}（藍方）`;
+  assert.equal(await page.locator('main h1').textContent(), heading);
+  assert.equal(await page.locator('main h1').count(), 1);
+  assert.equal(await page.title(), `${heading} · 鬥獸棋`);
+  await page.locator('.board [data-sq="g3"]').click();
+  assert.equal(await page.locator('.board [data-sq="g3"]').getAttribute('aria-label'), 'g3，紅方鼠，已選取');
+  assert.equal(await page.locator('.board [data-sq="g4"].dest').getAttribute('aria-label'), 'g4，可以走到這裡');
+  await page.locator('.board [data-sq="g4"]').click();
+  await waitMoves(page, 1);
   assert.equal(await page.locator('.moves .mv[data-ply="0"]').innerText(), '鼠g4');
   assert.deepEqual(page.errors, []);
 });
@@ -88,6 +101,13 @@ test('registration says its rules and its refusals in the player\'s language', a
   const form = page.locator('[data-test=register-form]');
   assert.match(await form.locator('[data-test=register-hint]').innerText(), /3 到 20 个字符.*至少 8 个字符/);
   const error = form.locator('.error');
+  // Empty fields are said by the page in the player's language, not by the browser's own
+  // bubble (the form is not checked by the browser: the submit reaches the page).
+  assert.equal(await form.evaluate((f) => f.noValidate), true);
+  await form.locator('button[type=submit]').click();
+  await error.filter({ hasText: '请输入用户名。' }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'register-name');
+  assert.equal(await form.locator('input[name=name]').getAttribute('aria-invalid'), 'true');
   const refused = async (name, password, text) => {
     await form.locator('input[name=name]').fill(name);
     await form.locator('input[name=password]').fill(password);
@@ -99,18 +119,32 @@ test('registration says its rules and its refusals in the player\'s language', a
   await refused('小明', 'secret words', '用户名要有 3 到 20 个字符');
   await refused('小明的爸爸', 'short', '密码要有 8 到 128 个字符');
   await refused('小 明 爸', 'secret words', '只能用文字、数字');
+  // A new try with the password left out: the old refusal goes, the new message alone stays.
+  await form.locator('input[name=name]').fill('小明的爸爸');
+  await form.locator('input[name=password]').fill('');
+  await form.locator('button[type=submit]').click();
+  await error.filter({ hasText: '请输入密码。' }).waitFor();
+  assert.equal(await error.innerText(), '请输入密码。');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'register-pass');
+  assert.equal(await form.locator('input[name=name]').getAttribute('aria-invalid'), null);
   await page.selectOption('#lang-select', 'zh-Hant');
   await form.locator('[data-test=register-hint]', { hasText: '至少 8 個字元' }).waitFor();
   await form.locator('input[name=name]').fill('guest_dad');
   await form.locator('input[name=password]').fill('secret words');
   await form.locator('button[type=submit]').click();
   await error.filter({ hasText: '留給訪客使用' }).waitFor();
+  // The login form too, in Traditional Chinese: a name of spaces is no name.
+  const login = page.locator('[data-test=login-form]');
+  assert.equal(await login.evaluate((f) => f.noValidate), true);
+  await login.locator('input[name=name]').fill('   ');
+  await login.locator('button[type=submit]').click();
+  await login.locator('.error', { hasText: '請輸入使用者名稱。' }).waitFor();
   // Nothing was created: the player is still a guest.
   assert.equal(await page.evaluate(() => window.jungle.store.user.guest), true);
   assert.deepEqual(page.errors, []);
 });
 
-test('a phone in portrait: the board fits, taps move, the controls are reachable', async () => {
+test('a phone in portrait: the board fits, taps move, the controls are reachable; a small phone fits a timed game', async () => {
   const { page } = await openPlayer(browser, {
     locale: 'zh-CN', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true,
   });
@@ -135,6 +169,60 @@ test('a phone in portrait: the board fits, taps move, the controls are reachable
     const bb = await b.boundingBox();
     assert.ok(bb && bb.height >= 30, 'a control is too small to tap');
   }
+
+  // A small phone (360×640): the header is one row, the navigation behind a menu button.
+  await page.setViewportSize({ width: 360, height: 640 });
+  await page.goto(`${BASE}/#/`);
+  await page.waitForSelector('[data-test=start-ai]');
+  const header = await page.locator('#header').boundingBox();
+  assert.ok(header.height <= 56, `the header is ${header.height}px high`);
+  const menu = page.locator('[data-test=menu]');
+  assert.equal(await page.locator('header nav').isVisible(), false);
+  assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+  await menu.tap();
+  assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+  await page.locator('#lang-select').waitFor();
+  await shot(page, 'phone-small-menu');
+  await page.locator('header nav a[href="#/lobby"]').tap();
+  await page.waitForURL((u) => u.hash === '#/lobby');
+  // A new screen closes the menu.
+  await page.locator('header nav').waitFor({ state: 'hidden' });
+  assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+  await menu.tap();
+  await page.locator('header nav a[href="#/"]').tap();
+  await page.waitForSelector('[data-test=start-ai]');
+
+  // A timed game against the computer: the whole board and both players' clocks are on the
+  // screen without scrolling, before and after moves (the move timer too).
+  await page.selectOption('#ai-tc', 'rapid');
+  await page.locator('[data-test=start-ai]').tap();
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  const onScreen = async (selector) => {
+    const bb = await page.locator(selector).boundingBox();
+    assert.ok(bb, `${selector} is not shown`);
+    assert.ok(bb.x >= 0 && bb.y >= 0 && bb.x + bb.width <= 360 && bb.y + bb.height <= 640,
+      `${selector} ${JSON.stringify(bb)} is not within the 360×640 screen`);
+    return bb;
+  };
+  const fits = async () => {
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, 'the page scrolls sideways');
+    const board = await onScreen('.board');
+    assert.ok(board.width >= 300, `board only ${board.width}px wide`);
+    await onScreen('[data-test=clock-red]');
+    await onScreen('[data-test=clock-blue]');
+    return board;
+  };
+  const board = await fits();
+  await onScreen('[data-test=movetime-red]');
+  await tapMove(page, 'g3g4');
+  await waitMoves(page, 2);
+  await page.locator('[data-test=movetime-red]').waitFor();
+  await onScreen('[data-test=movetime-red]');
+  // The board keeps its size from move to move.
+  assert.equal((await fits()).width, board.width);
+  await shot(page, 'phone-small-game');
   assert.deepEqual(page.errors, []);
 });
 
@@ -210,6 +298,78 @@ test('moves by typing, by keyboard on the board, and by drag; flip and ranks', a
   assert.equal(await page.locator('.board [data-sq="a3"] .piece .rk').innerText(), '8');
   await page.click('[data-test=flip]');
   await shot(page, 'hotseat');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a game finished by keyboard on the board: after Esc the replay keys work from the board', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US' });
+  await page.click('[data-test=start-hotseat]');
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  for (const m of DEN_WIN.slice(0, -1)) await clickMove(page, m);
+  // The last move, Red's leopard into Blue's den, by keyboard.
+  await page.locator('.board [data-sq="d8"]').focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.sq), 'd9');
+  await page.keyboard.press('Enter');
+  assert.match(await endingText(page), /Red wins/);
+  await page.keyboard.press('Escape');
+  await page.locator('dialog.modal[open]').waitFor({ state: 'detached' });
+  // The focus is back on the board, where the replay keys step through the game.
+  assert.ok(await page.evaluate(() => Boolean(document.activeElement.closest('.board'))), 'the focus is not on the board');
+  const ply = page.locator('[data-test=ply]');
+  await ply.filter({ hasText: 'Ply 13 of 13' }).waitFor();
+  await page.keyboard.press('Home');
+  await ply.filter({ hasText: 'Ply 0 of 13' }).waitFor();
+  assert.equal(await page.locator('.board [data-sq="e3"] .piece.red[data-role="P"]').count(), 1);
+  await page.keyboard.press('ArrowRight');
+  await ply.filter({ hasText: 'Ply 1 of 13' }).waitFor();
+  assert.equal(await page.locator('.board [data-sq="d3"] .piece.red[data-role="P"]').count(), 1);
+  await page.keyboard.press('End');
+  await ply.filter({ hasText: 'Ply 13 of 13' }).waitFor();
+  await page.keyboard.press('ArrowLeft');
+  await ply.filter({ hasText: 'Ply 12 of 13' }).waitFor();
+  // Still on the board: the keys go on working.
+  assert.ok(await page.evaluate(() => Boolean(document.activeElement.closest('.board'))));
+  await page.keyboard.press('ArrowLeft');
+  await ply.filter({ hasText: 'Ply 11 of 13' }).waitFor();
+  assert.deepEqual(page.errors, []);
+});
+
+test('the board\'s coordinates are legible on every kind of square, both ways up', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US' });
+  await page.click('[data-test=start-hotseat]');
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  // WCAG contrast of each coordinate's colour against its square's.
+  const measure = () => page.locator('.board .coord').evaluateAll((els) => {
+    const rgba = (s) => s.match(/[\d.]+/g).map(Number);
+    const lum = ([r, g, b]) => {
+      const f = (c) => { const v = c / 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    return els.map((el) => {
+      const sq = el.closest('.sq');
+      const bg = rgba(getComputedStyle(sq).backgroundColor);
+      const [r, g, b, a = 1] = rgba(getComputedStyle(el).color);
+      // A see-through colour is what it makes over the square.
+      const fg = [r, g, b].map((c, i) => c * a + bg[i] * (1 - a));
+      const [hi, lo] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      return { sq: sq.dataset.sq, kind: sq.className, ratio: (hi + 0.05) / (lo + 0.05), size: parseFloat(getComputedStyle(el).fontSize) };
+    });
+  });
+  for (const flip of [false, true]) {
+    if (flip) await page.click('[data-test=flip]');
+    const coords = await measure();
+    assert.equal(coords.length, 16);
+    // The file letters run along traps and a den.
+    assert.ok(coords.some((c) => /trap/.test(c.kind)) && coords.some((c) => /den/.test(c.kind)), JSON.stringify(coords));
+    for (const c of coords) {
+      assert.ok(c.ratio >= 4.5, `coordinate on ${c.sq} (${c.kind}): contrast ${c.ratio.toFixed(2)}:1`);
+      assert.ok(c.size >= 11, `coordinate on ${c.sq}: ${c.size}px`);
+    }
+  }
   assert.deepEqual(page.errors, []);
 });
 
@@ -307,6 +467,26 @@ test('the analysis board: load a position, moves checked by the server, evaluati
   await page.fill('#fen-input', 'l5t/1d3c1/r1p1w1e/7/7/1L5/7/7/7 r');
   await page.press('#fen-input', 'Enter');
   await page.locator('[data-test=analysis-error]', { hasText: "Bad position: Red's lion is on b4, in the water (only rats swim)" }).waitFor();
+  assert.deepEqual(page.errors, []);
+});
+
+test('a guest is told why the lobby\'s Rated boxes are off', async () => {
+  const { page } = await openPlayer(browser, { locale: 'zh-CN', hash: '/#/lobby' });
+  await page.waitForSelector('#seek-rated');
+  for (const id of ['seek-rated', 'ch-rated']) {
+    const box = page.locator(`#${id}`);
+    assert.equal(await box.isDisabled(), true);
+    assert.equal(await box.isChecked(), false);
+    // The note is beside the box, and describes it for screen readers.
+    const note = page.locator(`#${await box.getAttribute('aria-describedby')}`);
+    assert.equal(await note.innerText(), '注册后可以下计分棋');
+    assert.ok(await note.isVisible());
+    // It leads to the registration form.
+    assert.equal(await note.locator('a').getAttribute('href'), '#/login');
+  }
+  assert.equal(await page.locator('[data-test=rated-guest-note]').count(), 2);
+  await page.selectOption('#lang-select', 'en');
+  await page.locator('[data-test=rated-guest-note]', { hasText: 'Register to play rated games' }).first().waitFor();
   assert.deepEqual(page.errors, []);
 });
 

@@ -3,7 +3,7 @@
 
 import { t, lang, setLang, LANGS, onLangChange, errText } from './i18n.js';
 import { api, Socket } from './net.js';
-import { h, toast, fmtTc, confirmDialog } from './ui.js';
+import { h, toast, fmtTc, confirmDialog, emptyFieldMessage } from './ui.js';
 import { mountGame, mountAnalysis, resultText } from './game.js';
 import * as sound from './sound.js';
 import { Board } from './board.js';
@@ -40,8 +40,38 @@ function levelName(level) {
 
 // ---------- header ----------
 
+// On a narrow screen the header is one row (web/app.css): the navigation, the language and the
+// account's log in / log out fold into a menu that this button opens. A new screen closes it.
+let menuOpen = false;
+
+function setMenu(open) {
+  menuOpen = open;
+  const header = document.getElementById('header');
+  header.classList.toggle('menu-open', open);
+  header.querySelector('.menu-btn')?.setAttribute('aria-expanded', String(open));
+}
+
+function menuButton() {
+  return h('button', {
+    type: 'button', class: 'icon-btn menu-btn', 'data-test': 'menu', 'aria-expanded': String(menuOpen), 'aria-controls': 'site-nav',
+    'aria-label': t('menu'), title: t('menu'), onclick: () => setMenu(!menuOpen),
+    html: '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="M4 6h16M4 12h16M4 18h16" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/></svg>',
+  });
+}
+
+// Escape, or a click elsewhere, closes the open menu.
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || !menuOpen) return;
+  setMenu(false);
+  document.querySelector('#header .menu-btn')?.focus();
+});
+document.addEventListener('click', (e) => {
+  if (menuOpen && !e.target.closest('#header')) setMenu(false);
+});
+
 function renderHeader() {
   const header = document.getElementById('header');
+  header.classList.toggle('menu-open', menuOpen);
   const u = store.user;
   const nav = [
     ['#/', t('nav_play')], ['#/lobby', t('nav_lobby')], ['#/watch', t('nav_watch')],
@@ -50,7 +80,9 @@ function renderHeader() {
   const route = location.hash || '#/';
   header.replaceChildren(
     h('a', { class: 'brand', href: '#/' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '象'), t('app_name')),
-    h('nav', { 'aria-label': t('nav_main') }, h('ul', {}, nav.map(([href, label]) => h('li', {},
+    // Before what it opens, for the keyboard's order; shown at the end of the row (app.css).
+    menuButton(),
+    h('nav', { id: 'site-nav', 'aria-label': t('nav_main') }, h('ul', {}, nav.map(([href, label]) => h('li', {},
       h('a', { href, 'aria-current': route === href || (href !== '#/' && route.startsWith(href)) ? 'page' : false }, label))))),
     h('div', { class: 'tools' },
       h('span', { class: `conn ${connState}`, 'data-test': 'conn', role: 'status', title: t(`conn_${connState}`) },
@@ -185,14 +217,24 @@ function home(root) {
   board.set({ pos: parseJfen(START_JFEN), showRanks: true });
 }
 
+/**
+ * A guest's "Rated" box is disabled (a guest's games are always casual): the note saying why,
+ * for the box to be described by; null for a registered player.
+ */
+function ratedGuestNote(id) {
+  if (!(store.user && store.user.guest)) return null;
+  return h('p', { class: 'note rated-note', id, 'data-test': 'rated-guest-note' }, h('a', { href: '#/login' }, t('rated_guest_note')));
+}
+
 function lobby(root) {
+  const guest = Boolean(store.user && store.user.guest);
   const tc = tcSelect('seek-tc', false);
-  const rated = h('input', { type: 'checkbox', id: 'seek-rated', checked: !(store.user && store.user.guest), disabled: Boolean(store.user && store.user.guest) });
+  const rated = h('input', { type: 'checkbox', id: 'seek-rated', checked: !guest, disabled: guest, 'aria-describedby': guest ? 'seek-rated-note' : false });
   const list = h('tbody', {});
   const chColor = h('select', { id: 'ch-color' }, ['random', 'red', 'blue'].map((c) => h('option', { value: c }, t(c === 'random' ? 'random_color' : c))));
   const chTc = tcSelect('ch-tc', false);
   // A game with a friend is casual unless asked otherwise; a guest's games are always casual.
-  const chRated = h('input', { type: 'checkbox', id: 'ch-rated', checked: false, disabled: Boolean(store.user && store.user.guest) });
+  const chRated = h('input', { type: 'checkbox', id: 'ch-rated', checked: false, disabled: guest, 'aria-describedby': guest ? 'ch-rated-note' : false });
   const chOut = h('div', { class: 'challenge-out', 'aria-live': 'polite' });
   let mySeeks = new Set();
 
@@ -236,7 +278,7 @@ function lobby(root) {
       h('section', { class: 'card' },
         h('h2', {}, t('create_seek')),
         h('label', { for: 'seek-tc' }, t('time_control')), tc,
-        h('label', { class: 'check' }, rated, ` ${t('rated')}`),
+        h('label', { class: 'check' }, rated, ` ${t('rated')}`), ratedGuestNote('seek-rated-note'),
         h('button', { type: 'button', class: 'primary', 'data-test': 'create-seek', onclick: () => startGame({ t: 'seek', tc: tcOf(tc), rated: rated.checked }) }, t('create_seek')),
         h('h2', {}, t('quick_pairing')),
         h('div', { class: 'quick' }, store.presets.map((p) => h('button', {
@@ -246,7 +288,7 @@ function lobby(root) {
         h('h2', {}, t('challenge_friend')),
         h('label', { for: 'ch-tc' }, t('time_control')), chTc,
         h('label', { for: 'ch-color' }, t('your_color')), chColor,
-        h('label', { class: 'check' }, chRated, ` ${t('rated')}`),
+        h('label', { class: 'check' }, chRated, ` ${t('rated')}`), ratedGuestNote('ch-rated-note'),
         h('button', { type: 'button', class: 'primary', 'data-test': 'create-challenge', onclick: () => socket.send({ t: 'challenge', tc: tcOf(chTc), rated: chRated.checked, color: chColor.value }) }, t('create_link')),
         chOut))));
   renderSeeks();
@@ -312,6 +354,17 @@ async function watchList(root) {
   }
 }
 
+/**
+ * A game's result and reason as a row of the game history says them, for the side `mine`: an
+ * aborted game is neither won, lost nor drawn, and its reason is short there.
+ */
+function historyResult(result, mine) {
+  if (!result) return { res: t('live'), reason: '' };
+  if (result.reason === 'aborted') return { res: t('aborted_short'), reason: t('aborted_reason_short') };
+  const res = result.winner === null || result.winner === undefined ? t('draw_short') : result.winner === mine ? t('win_short') : t('loss_short');
+  return { res, reason: resultText(result).reason };
+}
+
 async function profile(root, name) {
   root.replaceChildren(h('p', {}, t('loading')));
   let user;
@@ -332,12 +385,12 @@ async function profile(root, name) {
       for (const g of games) {
         const mine = g.red.name === name ? 'red' : 'blue';
         const opp = g[mine === 'red' ? 'blue' : 'red'];
-        const res = g.result ? (g.result.winner === null ? t('draw_short') : g.result.winner === mine ? t('win_short') : t('loss_short')) : t('live');
+        const { res, reason } = historyResult(g.result, mine);
         hist.append(h('tr', {},
           h('td', {}, g.started_at ? new Date(g.started_at).toLocaleDateString(lang()) : ''),
           h('td', {}, h('span', { class: `swatch ${mine}` }), ` ${t(mine)}`),
           h('td', {}, opp.ai_level ? t('ai_name', { level: opp.ai_level }) : opp.name),
-          h('td', {}, res), h('td', {}, g.result ? resultText(g.result).reason : ''),
+          h('td', {}, res), h('td', {}, reason),
           h('td', {}, h('a', { href: `#/g/${g.id}` }, gameLink(g, name)))));
       }
       if (games.length) before = games[games.length - 1].id;
@@ -387,10 +440,13 @@ function loginScreen(root) {
     const pass = h('input', { id: `${kind}-pass`, name: 'password', type: 'password', autocomplete: registering ? 'new-password' : 'current-password', required: true, maxlength: 128, ...described });
     const err = h('p', { class: 'error', role: 'alert' });
     return h('form', {
-      class: 'card auth', 'data-test': `${kind}-form`,
+      class: 'card auth', 'data-test': `${kind}-form`, novalidate: true,
       onsubmit: async (e) => {
         e.preventDefault();
         err.textContent = '';
+        // Empty fields are said in the page's language (not by the browser's own bubble).
+        const missing = emptyFieldMessage([[name, 'name_required'], [pass, 'password_required']]);
+        if (missing) { err.textContent = missing; return; }
         try {
           store.user = (await api('POST', `/api/${kind}`, { name: name.value.trim(), password: pass.value })).user;
           socket.reconnect();
@@ -412,6 +468,7 @@ function loginScreen(root) {
 
 function route() {
   if (cleanup) { cleanup(); cleanup = null; }
+  menuOpen = false;
   // A dialog belongs to the screen that opened it.
   document.querySelectorAll('dialog.modal').forEach((d) => { d.close(); d.remove(); });
   const hash = location.hash.replace(/^#/, '') || '/';

@@ -39,13 +39,16 @@ export class Board {
    *   `onForbidden` hears of a move tried that the game's history forbids (the server's
    *   `forbidden`: RULES §7), with why; `onRefused` of any other move tried that is not legal
    *   (the selected animal to a square that is not one of its destinations nor holds an animal
-   *   of its own side), for the caller to have the server say why.
+   *   of its own side), for the caller to have the server say why. `arrowKeys` says whether the
+   *   arrow keys move the focus between squares now (always, unless it says otherwise): a
+   *   finished game leaves them to its replay.
    */
   constructor(el, opts = {}) {
     this.el = el;
     this.onMove = opts.onMove || (() => {});
     this.onForbidden = opts.onForbidden || (() => {});
     this.onRefused = opts.onRefused || (() => {});
+    this.arrowKeys = opts.arrowKeys || (() => true);
     this.state = { pos: null, legal: [], forbidden: {}, orientation: 'red', lastMove: null, movable: null, showRanks: false, hint: null };
     this.selected = null;
     this.focusSq = 'd1';
@@ -131,7 +134,7 @@ export class Board {
     const parts = [sq];
     if (piece) parts.push(t('piece_label', { side: t(piece.color), animal: t(`animal_${piece.role}`) }));
     if (terr !== 'land') parts.push(t(`terrain_${terr.replace('-', '_')}`));
-    return parts.join(', ');
+    return parts.join(t('comma'));
   }
 
   /** Opponent animals next to a den: marked as den threats. */
@@ -191,12 +194,12 @@ export class Board {
         if (closed.has(sq)) b.classList.add('closed');
         if (threats.has(sq)) b.classList.add('threat');
         if (movableFrom.has(sq)) b.classList.add('movable');
-        let label = this.squareLabel(sq, piece, terr);
-        if (dests.has(sq) && !this.noHints) label += `, ${t('legal_destination')}`;
-        if (closed.has(sq)) label += `, ${t('closed_square')}`;
-        if (sq === this.selected) label += `, ${t('selected')}`;
-        if (hinted) label += `, ${t('hint_square')}`;
-        b.setAttribute('aria-label', label);
+        const label = [this.squareLabel(sq, piece, terr)];
+        if (dests.has(sq) && !this.noHints) label.push(t('legal_destination'));
+        if (closed.has(sq)) label.push(t('closed_square'));
+        if (sq === this.selected) label.push(t('selected'));
+        if (hinted) label.push(t('hint_square'));
+        b.setAttribute('aria-label', label.join(t('comma')));
         let html = terrainSvg(terr);
         if (piece) html += pieceHtml(piece, showRanks);
         if (j === 0) html += `<span class="coord rank-c" aria-hidden="true">${sq[1]}</span>`;
@@ -318,6 +321,7 @@ export class Board {
     const flip = this.state.orientation === 'blue' ? -1 : 1;
     const deltas = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
     if (deltas[e.key]) {
+      if (!this.arrowKeys()) return;
       e.preventDefault();
       const [df, dr] = deltas[e.key];
       const f = FILES.indexOf(sq[0]) + df * flip;

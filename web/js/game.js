@@ -3,7 +3,7 @@
 import { Board, animalChar, pieceHtml } from './board.js';
 import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen, JfenError } from './jfen.js';
 import { t, lang, illegalText, errText, jfenText } from './i18n.js';
-import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText } from './ui.js';
+import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText, downloadText } from './ui.js';
 import { api } from './net.js';
 import * as sound from './sound.js';
 
@@ -87,6 +87,8 @@ export function mountGame(root, id, ctx) {
     // Any other move that is not legal: the server refuses it and says why (its `illegal_move`
     // error, shown in the player's language like every refusal).
     onRefused: (m) => sendMove(m),
+    // Once the game is over the arrow keys step through its moves, the board focused or not.
+    arrowKeys: () => isLive(),
   });
   const top = h('div', { class: 'player top' });
   const bottom = h('div', { class: 'player bottom' });
@@ -104,8 +106,13 @@ export function mountGame(root, id, ctx) {
   const inputForm = h('form', { class: 'move-form', onsubmit: (e) => { e.preventDefault(); typedMove(); } },
     h('label', { for: 'move-input' }, t('type_move')), input, h('button', { type: 'submit' }, t('play_move')));
 
-  root.replaceChildren(h('div', { class: 'game-layout' },
-    h('section', { class: 'board-col', 'aria-label': t('board') }, statusMini, top, boardEl, bottom, inputForm),
+  // The screen's heading names the players (for screen readers; the player boxes show them).
+  const heading = h('h1', { class: 'sr-only', 'data-test': 'game-heading' }, t('loading'));
+  // On a phone the stage (status, both players and the board between them) fills the screen
+  // below the header, the board as large as the rest leaves room for (web/app.css).
+  root.replaceChildren(heading, h('div', { class: 'game-layout' },
+    h('section', { class: 'board-col', 'aria-label': t('board') },
+      h('div', { class: 'board-stage' }, statusMini, top, h('div', { class: 'board-fit' }, boardEl), bottom), inputForm),
     h('aside', { class: 'side-col' }, status, offerBar, controls, replayBar, evalBox,
       h('h2', { class: 'sub' }, t('moves')), moveList)));
 
@@ -241,6 +248,10 @@ export function mountGame(root, id, ctx) {
       if (tc.move_s && c.running === color && c.move_ms != null) {
         clocks.append(h('span', { class: `movetime ${low(c.move_ms) ? 'low' : ''}`, 'data-test': `movetime-${color}`, title: t('move_timer') },
           `${t('move_timer')} ${fmtClock(c.move_ms)}`));
+      } else if (tc.move_s && isLive()) {
+        // The other side's move timer keeps its place, unseen: on a phone the rows (and so the
+        // board between them) keep their size from move to move (web/app.css).
+        clocks.append(h('span', { class: 'movetime idle', 'aria-hidden': 'true' }, `${t('move_timer')} ${fmtClock(tc.move_s * 1000)}`));
       }
       if (tc.move_s) {
         const n = g.timeouts ? g.timeouts[color] || 0 : 0;
@@ -342,6 +353,13 @@ export function mountGame(root, id, ctx) {
           toast(errText(e), 'error');
         }
       }, 'copy-record'));
+      items.push(btn(t('download_record'), async () => {
+        try {
+          downloadText(await api('GET', `/api/games/${encodeURIComponent(id)}/record`), `jungle-${id.replace(/[^\w-]/g, '_')}.pgn`);
+        } catch (e) {
+          toast(errText(e), 'error');
+        }
+      }, 'download-record'));
       if (!live) items.push(btn(t('analysis'), () => { analysisOn = !analysisOn; render(); }, 'analysis', { 'aria-pressed': String(analysisOn) }));
       if (!live || !g.you) {
         items.push(h('a', { class: 'button', href: `#/analysis?fen=${encodeURIComponent(printJfen(currentPos()))}`, 'data-test': 'open-analysis' }, t('open_analysis_board')));
@@ -444,6 +462,14 @@ export function mountGame(root, id, ctx) {
     }
   }
 
+  /** "Red's name (Red) vs Blue's name (Blue)": the heading, and the window's title with it. */
+  function renderHeading() {
+    const text = t('game_heading', { red: playerName(g.red), blue: playerName(g.blue) });
+    if (heading.textContent === text) return;
+    heading.textContent = text;
+    document.title = `${text} · ${t('app_name')}`;
+  }
+
   function render() {
     if (destroyed) return;
     if (!g) {
@@ -463,6 +489,7 @@ export function mountGame(root, id, ctx) {
       showRanks,
       hint: hint && canHint() && hint.ply === g.moves.length ? hint.move : null,
     });
+    renderHeading();
     status.textContent = statusText();
     status.classList.toggle('over', !isLive());
     statusMini.textContent = status.textContent;
@@ -483,9 +510,13 @@ export function mountGame(root, id, ctx) {
     if (me && result.winner) body.prepend(h('p', { class: `verdict ${result.winner === me ? 'win' : 'loss'}` }, result.winner === me ? t('you_won') : t('you_lost')));
     // An aborted game changes nothing: no table of changes.
     const seats = result.reason === 'aborted' ? [] : me ? [me] : ['red', 'blue'];
+    // Nor one where nothing changed (a casual or a guest's game, one too short to count): its
+    // note says why.
+    const FIELDS = ['score', 'level', 'coins', 'rating'];
+    const changed = (ch) => FIELDS.some((f) => ch[`${f}_before`] != null && Math.round(ch[`${f}_after`]) !== Math.round(ch[`${f}_before`]));
     for (const c of seats) {
       const ch = changes && changes[c];
-      if (!ch) continue;
+      if (!ch || !changed(ch)) continue;
       const row = (label, a, b) => (a === undefined || a === null ? null
         : h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, String(Math.round(a))), h('td', {}, '→'), h('td', {}, String(Math.round(b))),
           h('td', { class: b > a ? 'up' : b < a ? 'down' : '' }, b === a ? '±0' : `${b > a ? '+' : ''}${Math.round(b - a)}`)));
@@ -615,7 +646,8 @@ export function mountGame(root, id, ctx) {
     }
     const last = positions.length - 1;
     const map = { ArrowLeft: viewPly - 1, ArrowRight: viewPly + 1, Home: 0, End: last };
-    if (e.key in map && !e.target.closest('.board')) {
+    // From a square of the board as well (where Esc on the result dialog leaves the focus).
+    if (e.key in map && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       viewPly = Math.max(0, Math.min(last, map[e.key]));
       render();
@@ -638,8 +670,12 @@ export function mountGame(root, id, ctx) {
   }).catch((e) => {
     if (destroyed || g) return;
     // No such game: say so instead of an empty board.
-    if (e.status === 404) root.replaceChildren(h('p', { class: 'error', 'data-test': 'status' }, t('err_not_found')));
-    else status.textContent = errText(e);
+    if (e.status === 404) {
+      root.replaceChildren(h('p', { class: 'error', 'data-test': 'status' }, t('err_not_found')));
+      document.title = t('app_name');
+    } else {
+      status.textContent = errText(e);
+    }
   });
 
   return () => {

@@ -111,3 +111,33 @@ export async function copyText(text, what) {
     await p;
   }
 }
+
+/** Saves text as a UTF-8 file named `name` through the browser's download. */
+export function downloadText(text, name) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Revoked once the browser has taken the file.
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+/**
+ * The form check the browser's own bubbles would make, in the page's language: the first of
+ * `fields` ([input, message key]) left empty is focused and its message returned; null when
+ * all are filled. Each is marked invalid or not for screen readers.
+ */
+export function emptyFieldMessage(fields) {
+  let first = null;
+  for (const [input, key] of fields) {
+    // A password is taken as typed; a name of spaces is no name.
+    const empty = (input.type === 'password' ? input.value : input.value.trim()) === '';
+    if (empty) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+    if (empty && !first) first = { input, key };
+  }
+  if (!first) return null;
+  first.input.focus();
+  return t(first.key);
+}
