@@ -70,6 +70,7 @@ export async function register(page, name, password = 'correct horse 42') {
   const form = page.locator('[data-test=register-form]');
   await form.locator('input[name=name]').fill(name);
   await form.locator('input[name=password]').fill(password);
+  await form.locator('input[name=password2]').fill(password);
   await form.locator('button[type=submit]').click();
   await page.waitForFunction((n) => document.querySelector('[data-test=me]')?.textContent === n, name);
 }

@@ -311,3 +311,42 @@ test('a challenge can be made rated: its page says so, and so does the result', 
   assert.deepEqual(alice.page.errors, []);
   assert.deepEqual(bob.page.errors, []);
 });
+
+test('a registered player changes the password on the profile page', async () => {
+  const page = alice.page;
+  const name = await page.locator('[data-test=me]').innerText();
+  await page.goto(`${BASE}/#/u/${encodeURIComponent(name)}`);
+  const form = page.locator('[data-test=password-form]');
+  const error = form.locator('.error');
+  const fill = async (old, fresh, again) => {
+    await form.locator('#pw-old').fill(old);
+    await form.locator('#pw-new').fill(fresh);
+    await form.locator('#pw-again').fill(again);
+    await form.locator('button[type=submit]').click();
+  };
+  await fill('correct horse 42', 'a brand new secret', 'a brand new secreT');
+  await error.filter({ hasText: 'not the same' }).waitFor();
+  await fill('not my password', 'a brand new secret', 'a brand new secret');
+  await error.filter({ hasText: 'The current password is wrong.' }).waitFor();
+  await fill('correct horse 42', 'a brand new secret', 'a brand new secret');
+  await page.locator('.toast', { hasText: 'Password changed' }).first().waitFor();
+  assert.equal(await error.innerText(), '');
+  // Another player's profile has no such form.
+  const other = await bob.page.locator('[data-test=me]').innerText();
+  await page.goto(`${BASE}/#/u/${encodeURIComponent(other)}`);
+  await page.locator('[data-test=stats], .stats').first().waitFor();
+  assert.equal(await page.locator('[data-test=password-form]').count(), 0);
+  // Out and in again: the new password is the one.
+  await page.click('[data-test=logout]');
+  await page.locator('dialog.modal[open] button.primary').click();
+  await page.click('[data-test=login-link]');
+  const login = page.locator('[data-test=login-form]');
+  await login.locator('input[name=name]').fill(name);
+  await login.locator('input[name=password]').fill('correct horse 42');
+  await login.locator('button[type=submit]').click();
+  await login.locator('.error', { hasText: 'Wrong name or password' }).waitFor();
+  await login.locator('input[name=password]').fill('a brand new secret');
+  await login.locator('button[type=submit]').click();
+  await page.waitForFunction((n) => document.querySelector('[data-test=me]')?.textContent === n, name);
+  assert.deepEqual(alice.page.errors, []);
+});

@@ -111,6 +111,7 @@ test('registration says its rules and its refusals in the player\'s language', a
   const refused = async (name, password, text) => {
     await form.locator('input[name=name]').fill(name);
     await form.locator('input[name=password]').fill(password);
+    await form.locator('input[name=password2]').fill(password);
     await form.locator('button[type=submit]').click();
     await error.filter({ hasText: text }).waitFor();
     // Said in Chinese, not the server's English.
@@ -119,6 +120,14 @@ test('registration says its rules and its refusals in the player\'s language', a
   await refused('小明', 'secret words', '用户名要有 3 到 20 个字符');
   await refused('小明的爸爸', 'short', '密码要有 8 到 128 个字符');
   await refused('小 明 爸', 'secret words', '只能用文字、数字');
+  // The password typed twice, differently: said before asking the server, the repetition cleared.
+  await form.locator('input[name=name]').fill('小明的爸爸');
+  await form.locator('input[name=password]').fill('secret words');
+  await form.locator('input[name=password2]').fill('secret wordz');
+  await form.locator('button[type=submit]').click();
+  await error.filter({ hasText: '两次输入的密码不一样' }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'register-pass2');
+  assert.equal(await form.locator('input[name=password2]').inputValue(), '');
   // A new try with the password left out: the old refusal goes, the new message alone stays.
   await form.locator('input[name=name]').fill('小明的爸爸');
   await form.locator('input[name=password]').fill('');
@@ -131,6 +140,7 @@ test('registration says its rules and its refusals in the player\'s language', a
   await form.locator('[data-test=register-hint]', { hasText: '至少 8 個字元' }).waitFor();
   await form.locator('input[name=name]').fill('guest_dad');
   await form.locator('input[name=password]').fill('secret words');
+  await form.locator('input[name=password2]').fill('secret words');
   await form.locator('button[type=submit]').click();
   await error.filter({ hasText: '留給訪客使用' }).waitFor();
   // The login form too, in Traditional Chinese: a name of spaces is no name.

@@ -410,8 +410,45 @@ async function profile(root, name) {
       stat(t('escapes'), user.escapes, 'escapes'), stat(t('disconnects'), user.disconnects, 'disconnects')),
     h('h2', {}, t('game_history')),
     scrolling(h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('date'), t('color'), t('opponent'), t('result'), t('reason'), ''].map((x) => h('th', { scope: 'col' }, x)))), hist)),
-    more));
+    more,
+    // One's own registered account: its password can be changed here.
+    store.user && !store.user.guest && store.user.id === user.id ? passwordForm() : null));
   loadGames();
+}
+
+/** Whether a new password and its repetition agree; the repetition is marked when not. */
+function samePasswords(pass, again) {
+  const same = pass.value === again.value;
+  if (same) again.removeAttribute('aria-invalid');
+  else { again.setAttribute('aria-invalid', 'true'); again.value = ''; again.focus(); }
+  return same;
+}
+
+/** The form on one's own profile that changes the password (POST /api/password). */
+function passwordForm() {
+  const field = (id, key, autocomplete) => [h('label', { for: id }, t(key)), h('input', { id, type: 'password', autocomplete, maxlength: 128 })];
+  const [oldLabel, old] = field('pw-old', 'current_password', 'current-password');
+  const [newLabel, fresh] = field('pw-new', 'new_password', 'new-password');
+  const [againLabel, again] = field('pw-again', 'password_again', 'new-password');
+  const err = h('p', { class: 'error', role: 'alert' });
+  return h('form', {
+    class: 'card auth', 'data-test': 'password-form', novalidate: true,
+    onsubmit: async (e) => {
+      e.preventDefault();
+      err.textContent = '';
+      const missing = emptyFieldMessage([[old, 'password_required'], [fresh, 'password_required'], [again, 'password_required']]);
+      if (missing) { err.textContent = missing; return; }
+      if (!samePasswords(fresh, again)) { err.textContent = t('password_mismatch'); return; }
+      try {
+        await api('POST', '/api/password', { old: old.value, new: fresh.value });
+        for (const i of [old, fresh, again]) i.value = '';
+        toast(t('password_changed'));
+      } catch (ex) {
+        err.textContent = errText(ex);
+      }
+    },
+  }, h('h2', {}, t('change_password')), oldLabel, old, newLabel, fresh, againLabel, again,
+  h('p', { class: 'note' }, t('register_hint_password')), err, h('button', { type: 'submit', class: 'primary' }, t('change_password')));
 }
 
 async function leaderboard(root) {
@@ -438,6 +475,8 @@ function loginScreen(root) {
     const described = registering ? { 'aria-describedby': 'register-hint' } : {};
     const name = h('input', { id: `${kind}-name`, name: 'name', autocomplete: 'username', required: true, maxlength: registering ? 20 : 32, ...described });
     const pass = h('input', { id: `${kind}-pass`, name: 'password', type: 'password', autocomplete: registering ? 'new-password' : 'current-password', required: true, maxlength: 128, ...described });
+    // A new password is typed twice: a slip would lock the account for good.
+    const again = registering ? h('input', { id: 'register-pass2', name: 'password2', type: 'password', autocomplete: 'new-password', required: true, maxlength: 128 }) : null;
     const err = h('p', { class: 'error', role: 'alert' });
     return h('form', {
       class: 'card auth', 'data-test': `${kind}-form`, novalidate: true,
@@ -445,8 +484,9 @@ function loginScreen(root) {
         e.preventDefault();
         err.textContent = '';
         // Empty fields are said in the page's language (not by the browser's own bubble).
-        const missing = emptyFieldMessage([[name, 'name_required'], [pass, 'password_required']]);
+        const missing = emptyFieldMessage([[name, 'name_required'], [pass, 'password_required'], ...(again ? [[again, 'password_required']] : [])]);
         if (missing) { err.textContent = missing; return; }
+        if (again && !samePasswords(pass, again)) { err.textContent = t('password_mismatch'); return; }
         try {
           store.user = (await api('POST', `/api/${kind}`, { name: name.value.trim(), password: pass.value })).user;
           socket.reconnect();
@@ -458,6 +498,7 @@ function loginScreen(root) {
         }
       },
     }, h('h2', {}, t(kind)), h('label', { for: `${kind}-name` }, t('name')), name, h('label', { for: `${kind}-pass` }, t('password')), pass,
+    again ? h('label', { for: 'register-pass2' }, t('password_again')) : null, again,
     hint, err, h('button', { type: 'submit', class: 'primary' }, t(kind)));
   };
   root.replaceChildren(h('div', { class: 'cards auth-cards' }, form('login'), form('register')),
