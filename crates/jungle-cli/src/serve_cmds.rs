@@ -48,8 +48,9 @@ pub struct ServeArgs {
     /// (faster; acknowledged moves survive a killed server but not a power cut).
     #[arg(long, env = "JUNGLE_SQLITE_SYNC", default_value = "full", value_parser = ["full", "normal"])]
     pub sqlite_sync: String,
-    /// Mark the session cookie Secure (when served behind HTTPS).
-    #[arg(long, env = "JUNGLE_SECURE_COOKIES")]
+    /// Mark the session cookie Secure (when served behind HTTPS). The variable takes
+    /// true/false, 1/0, yes/no or on/off.
+    #[arg(long, env = "JUNGLE_SECURE_COOKIES", value_parser = clap::builder::BoolishValueParser::new())]
     pub secure_cookies: bool,
 }
 

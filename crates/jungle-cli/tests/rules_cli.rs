@@ -376,7 +376,10 @@ fn moves_and_perft_match_the_reference_on_random_histories() {
             history.push(choice.map_or("--".to_string(), mv_text));
             game.play(choice);
             // Check every few plies, and at the end.
-            if history.len() % 7 != 0 && history.len() < length && game.outcome().is_none() {
+            if !history.len().is_multiple_of(7)
+                && history.len() < length
+                && game.outcome().is_none()
+            {
                 continue;
             }
             let mut args = vec!["--fen", start, "--rules", variant, "--moves"];

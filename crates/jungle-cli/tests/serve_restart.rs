@@ -15,6 +15,16 @@ struct Server {
     addr: SocketAddr,
 }
 
+/// One test's servers at a time: with `DATABASE_URL` set they all use one PostgreSQL database,
+/// which takes one server only.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -49,6 +59,7 @@ fn start(dir: &std::path::Path) -> Server {
 
 #[test]
 fn a_killed_server_resumes_its_live_games_with_every_acknowledged_move() {
+    let _one = one_at_a_time();
     let dir = tempfile_dir();
     let srv = start(&dir);
     let addr = srv.addr;
@@ -126,6 +137,7 @@ fn a_killed_server_resumes_its_live_games_with_every_acknowledged_move() {
 fn sigterm_stops_the_server_cleanly() {
     // What a service manager sends to stop a service: the same clean stop as Ctrl-C (the store
     // closed), exit status 0.
+    let _one = one_at_a_time();
     let dir = tempfile_dir();
     let mut srv = start(&dir);
     let pid = srv.child.id().to_string();
@@ -147,10 +159,12 @@ fn sigterm_stops_the_server_cleanly() {
 
 #[test]
 fn startup_errors_say_what_failed() {
+    // SQLite in the data directory, whatever database the other tests use.
     let serve = |args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
             .arg("serve")
             .args(args)
+            .env_remove("DATABASE_URL")
             .output()
             .unwrap();
         assert!(!out.status.success());
@@ -173,6 +187,49 @@ fn startup_errors_say_what_failed() {
     let err = serve(&["--listen", &addr, "--data-dir", data.to_str().unwrap()]);
     assert!(err.contains(&format!("cannot listen on {addr}")), "{err}");
     drop(taken);
+    // A database file that is not one: said at once, with the file and the cause.
+    let garbage = dir.join("garbage");
+    std::fs::create_dir_all(&garbage).unwrap();
+    std::fs::write(garbage.join("jungle.db"), vec![0x5a_u8; 8192]).unwrap();
+    let started = std::time::Instant::now();
+    let err = serve(&[
+        "--listen",
+        "127.0.0.1:0",
+        "--data-dir",
+        garbage.to_str().unwrap(),
+    ]);
+    let db = garbage.join("jungle.db");
+    assert!(err.contains(db.to_str().unwrap()), "{err}");
+    assert!(err.contains("file is not a database"), "{err}");
+    // Not after the pool's half a minute of retries (a generous bound for a loaded machine).
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn one_server_per_database() {
+    // Two servers on one database would resume the same games twice: the second is refused,
+    // on SQLite (a lock file) and on PostgreSQL (an advisory lock) alike.
+    let _one = one_at_a_time();
+    let dir = tempfile_dir();
+    let first = start(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("another jungle server is using"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).is_empty());
+    // Once the first is gone, the database is free again.
+    drop(first);
+    let again = start(&dir);
+    drop(again);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -94,22 +94,99 @@ pub struct ServeOptions {
 
 /// The database URL to use: the given one, or SQLite in the data directory.
 pub fn database_url(opts: &ServeOptions) -> std::io::Result<String> {
-    std::fs::create_dir_all(&opts.data_dir).map_err(|e| {
-        std::io::Error::new(
-            e.kind(),
-            format!(
-                "cannot create the data directory {}: {e}",
-                opts.data_dir.display()
-            ),
-        )
-    })?;
+    // The data directory holds the default database only.
+    if opts.database_url.is_none() {
+        std::fs::create_dir_all(&opts.data_dir).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot create the data directory {}: {e}",
+                    opts.data_dir.display()
+                ),
+            )
+        })?;
+    }
     Ok(match &opts.database_url {
+        // A new SQLite file is created, as for the default URL, unless the URL says otherwise.
+        Some(u) if u.starts_with("sqlite:") && !u.contains("mode=") => {
+            format!("{u}{}mode=rwc", if u.contains('?') { '&' } else { '?' })
+        }
         Some(u) => u.clone(),
         None => format!(
             "sqlite://{}?mode=rwc",
             opts.data_dir.join("jungle.db").display()
         ),
     })
+}
+
+/// Where a database URL points, for people: the SQLite file, or PostgreSQL's host, port and
+/// database (never the password).
+pub fn database_place(url: &str) -> String {
+    if let Some(path) = sqlite_path(url) {
+        return format!("SQLite {path}");
+    }
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let host = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
+    format!("PostgreSQL {}", host.split('?').next().unwrap_or(host))
+}
+
+/// The file of a `sqlite:` URL (None for other databases and for `:memory:`).
+fn sqlite_path(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let path = rest.split('?').next().unwrap_or(rest);
+    (!path.is_empty() && !path.contains(":memory:")).then_some(path)
+}
+
+/// Holds a database for this server alone while it lives: two servers on one database would
+/// each resume the same live games and run their clocks twice. SQLite: an exclusive lock on the
+/// file `<database>.lock`; PostgreSQL: a session advisory lock on a connection kept open.
+pub enum DatabaseLock {
+    /// The locked file.
+    File(std::fs::File),
+    /// The connection holding the advisory lock.
+    Postgres(sqlx::AnyConnection),
+}
+
+impl DatabaseLock {
+    /// Takes the lock of `url`, or says that another server holds it.
+    pub async fn take(url: &str) -> Result<DatabaseLock, String> {
+        let busy = |place: String| {
+            format!("another jungle server is using {place}: one server per database")
+        };
+        if let Some(path) = sqlite_path(url) {
+            let lock = format!("{path}.lock");
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&lock)
+                .map_err(|e| format!("cannot open the lock file {lock}: {e}"))?;
+            return match file.try_lock() {
+                Ok(()) => Ok(DatabaseLock::File(file)),
+                Err(std::fs::TryLockError::WouldBlock) => Err(busy(database_place(url))),
+                Err(std::fs::TryLockError::Error(e)) => {
+                    Err(format!("cannot lock the lock file {lock}: {e}"))
+                }
+            };
+        }
+        use sqlx::{Connection, Row};
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(url)
+            .await
+            .map_err(|e| format!("database {}: {e}", database_place(url)))?;
+        // The key: "jungle" in ASCII, the same for every server of this project.
+        let got: bool = sqlx::query("SELECT pg_try_advisory_lock(106117110103108101)")
+            .fetch_one(&mut conn)
+            .await
+            .and_then(|r| r.try_get(0))
+            .map_err(|e| format!("database {}: {e}", database_place(url)))?;
+        if got {
+            Ok(DatabaseLock::Postgres(conn))
+        } else {
+            Err(busy(database_place(url)))
+        }
+    }
 }
 
 /// Connects the store, resumes live games and builds the state.
@@ -128,7 +205,9 @@ pub async fn build_state(
         }
     };
     let url = database_url(opts)?;
-    let store = Store::connect_with(&url, Arc::new(levels), opts.sqlite_full_sync).await?;
+    let store = Store::connect_with(&url, Arc::new(levels), opts.sqlite_full_sync)
+        .await
+        .map_err(|e| format!("database {}: {e}", database_place(&url)))?;
     let hub = Hub::new(store, clock, opts.config.clone());
     let resumed = hub.resume_all().await?;
     if resumed > 0 {
@@ -154,10 +233,18 @@ pub fn no_delay(
 
 /// Runs the server until Ctrl-C or SIGTERM: prints the URL to open once it listens.
 pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let state = build_state(&opts, Arc::new(clock::SystemClock)).await?;
+    // The address first: a server that cannot listen touches no database and resumes no game.
     let listener = tokio::net::TcpListener::bind(opts.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", opts.listen))?;
+    let url = database_url(&opts)?;
+    let _lock = DatabaseLock::take(&url).await?;
+    tracing::info!(
+        database = %database_place(&url),
+        sqlite_sync = if opts.sqlite_full_sync { "full" } else { "normal" },
+        "starting"
+    );
+    let state = build_state(&opts, Arc::new(clock::SystemClock)).await?;
     let addr = listener.local_addr()?;
     let mut signals = signals::Signals::new()?;
     println!("Jungle is running: open http://{addr}/");
@@ -184,6 +271,8 @@ pub fn serve_blocking(opts: ServeOptions) -> Result<(), Box<dyn std::error::Erro
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
         .with_writer(std::io::stderr)
+        // Colours only on a terminal, not in a log file or the journal.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()

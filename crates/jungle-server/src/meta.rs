@@ -23,9 +23,20 @@ pub fn router() -> Router<AppState> {
         .route("/api/analyze", post(analyze))
 }
 
-async fn health(State(state): State<AppState>) -> Result<Response, ApiError> {
-    state.hub.store().ping().await?;
-    Ok(Json(json!({"status": "ok"})).into_response())
+/// 200 `{"status":"ok"}`, or 503 `unavailable` when the database does not answer within
+/// [`crate::store::ACQUIRE_TIMEOUT`] (an outage, not a bug of the server's).
+async fn health(State(state): State<AppState>) -> Response {
+    match state.hub.store().ping().await {
+        Ok(()) => Json(json!({"status": "ok"})).into_response(),
+        Err(e) => {
+            tracing::warn!(error = %e, "health check: the database does not answer");
+            (
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                Json(json!({"error": {"code": "unavailable", "message": "the database does not answer"}})),
+            )
+                .into_response()
+        }
+    }
 }
 
 async fn stats(State(state): State<AppState>) -> Response {

@@ -76,9 +76,19 @@ impl LevelTable {
         if rows.first().map(|l| l.min_score) != Some(0) {
             return Err("the level table must have a level starting at score 0".into());
         }
+        if let Some(l) = rows.iter().find(|l| l.level < 1) {
+            return Err(format!(
+                "level {} (from score {}): levels count from 1",
+                l.level, l.min_score
+            ));
+        }
         for w in rows.windows(2) {
             if w[0].min_score == w[1].min_score || w[0].level >= w[1].level {
-                return Err("levels must rise with distinct minimum scores".into());
+                return Err(format!(
+                    "levels must rise with distinct minimum scores: level {} from score {} and \
+                     level {} from score {}",
+                    w[0].level, w[0].min_score, w[1].level, w[1].min_score
+                ));
             }
         }
         Ok(LevelTable(rows))
@@ -221,6 +231,14 @@ mod tests {
         assert!(LevelTable::new(vec![l(1, 5)]).is_err());
         assert!(LevelTable::new(vec![l(1, 0), l(2, 0)]).is_err());
         assert!(LevelTable::new(vec![l(1, 0), l(2, 10)]).is_ok());
+        // Levels count from 1; the entries at fault are named.
+        let e = LevelTable::new(vec![l(-3, 0)]).unwrap_err();
+        assert_eq!(e, "level -3 (from score 0): levels count from 1");
+        let e = LevelTable::new(vec![l(1, 0), l(3, 10), l(2, 20)]).unwrap_err();
+        assert!(
+            e.contains("level 3 from score 10 and level 2 from score 20"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -306,6 +306,26 @@ async fn restart_log(pool: &AnyPool) -> std::result::Result<(), sqlx::Error> {
     r.map(|_| ())
 }
 
+/// How long a request waits for a database connection before it fails.
+pub const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Opens one connection to `url` and uses it, so that a database that cannot be used says why
+/// at once (connection refused, a file that is not a database, a read-only file) instead of a
+/// pool timing out after retrying in silence.
+async fn check_database(url: &str, sqlite: bool) -> Result<()> {
+    use sqlx::{Connection, Executor};
+    let mut conn = sqlx::AnyConnection::connect(url).await?;
+    // SQLite: reading the schema reads the file's header, and WAL mode needs to write it.
+    let probe = if sqlite {
+        "PRAGMA journal_mode=WAL"
+    } else {
+        "SELECT 1"
+    };
+    let r = conn.execute(probe).await;
+    let _ = conn.close().await;
+    r.map(|_| ()).map_err(Into::into)
+}
+
 /// The hex SHA-256 of a session token: only this is stored.
 fn token_hash(token: &str) -> String {
     let d = Sha256::digest(token.as_bytes());
@@ -337,7 +357,12 @@ impl Store {
     ) -> Result<Store> {
         sqlx::any::install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
-        let mut opts = AnyPoolOptions::new().max_connections(if sqlite { 4 } else { 16 });
+        check_database(url, sqlite).await?;
+        // A request waits this long for a connection: when the database is down, the answer is
+        // an `internal` error within seconds, not a request hanging for half a minute.
+        let mut opts = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 16 })
+            .acquire_timeout(ACQUIRE_TIMEOUT);
         if sqlite {
             opts = opts.after_connect(move |conn, _meta| {
                 Box::pin(async move {

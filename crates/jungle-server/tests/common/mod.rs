@@ -221,7 +221,7 @@ pub async fn play(
     for (i, m) in moves.iter().enumerate() {
         srv.clock.advance(100);
         let ply = from + i;
-        let (mover, other) = if ply % 2 == 0 {
+        let (mover, other) = if ply.is_multiple_of(2) {
             (&mut *red, &mut *blue)
         } else {
             (&mut *blue, &mut *red)
