@@ -6,17 +6,26 @@ use crate::clock::SharedClock;
 use crate::hub::Hub;
 use crate::ids::{GameId, UserId};
 use crate::scoring::{self, LEAVE_PENALTY_COINS, SHORT_GAME_PLIES};
-use crate::store::{PlyRow, TcMs, User};
+use crate::store::{PlyRow, Store, StoreError, TcMs, User};
 use crate::wire::{
     color_name, Clocks, GameResult, GameState, MoveEntry, PlayerInfo, RedBlue, TimeControl, WsError,
 };
 use jungle::{ByColor, Color, Game, Jfen, Move, MoveText, Position, San};
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-/// How long a finished game's actor stays up for rematch offers and late watchers.
+/// How long a finished game's actor stays up for rematch offers and late watchers. An actor whose
+/// result is not stored yet stays up longer: until it is (see [`Ending`]).
 const LINGER_MS: i64 = 120_000;
+
+/// The wait before the first retry of a result the database did not take, ms; each further
+/// retry waits twice as long as the one before, up to [`RESULT_RETRY_MAX_MS`].
+const RESULT_RETRY_FIRST_MS: i64 = 1_000;
+
+/// The longest wait between two tries at storing a result, ms.
+const RESULT_RETRY_MAX_MS: i64 = 30_000;
 
 /// The AI's search on a draw offer lasts as long as a level-3 move (`ai_ms_per_level` × 3).
 const DRAW_CHECK_LEVELS: i64 = 3;
@@ -184,6 +193,12 @@ pub enum Cmd {
         /// Whether the AI accepts.
         accept: bool,
     },
+    /// The game's result, which the database did not take when the game ended, is stored now
+    /// (from the task that retries it until it is).
+    ResultStored {
+        /// How many tries it took, the first (when the game ended) included.
+        tries: u32,
+    },
 }
 
 /// An update for everyone following a game.
@@ -285,6 +300,9 @@ struct Actor {
     /// The ply at which the AI last declined a draw: another offer before a move is declined
     /// at once, without a search (offers cannot make it search again and again).
     ai_declined_at: Option<usize>,
+    /// Set while the game has ended but its result is not stored yet (a task retries it): the
+    /// actor does not linger out meanwhile.
+    unstored: Option<Unstored>,
     tx: mpsc::Sender<Cmd>,
     events: broadcast::Sender<Event>,
 }
@@ -317,6 +335,7 @@ pub fn spawn(hub: Hub, init: ActorInit) -> GameHandle {
         draw_check: 0,
         held_ai_move: None,
         ai_declined_at: None,
+        unstored: None,
         tx: tx.clone(),
         events: events.clone(),
     };
@@ -387,6 +406,11 @@ impl Actor {
 
     fn next_due(&self) -> Option<(i64, Due)> {
         if let Some(end) = self.ended_at {
+            // Until its result is stored, the actor is the only place where the game is over:
+            // it stays (and the store keeps retrying, see [`Ending`]).
+            if self.unstored.is_some() {
+                return None;
+            }
             return Some((end + LINGER_MS, Due::Linger));
         }
         let turn = self.turn();
@@ -519,6 +543,11 @@ impl Actor {
                 self.broadcast(serde_json::json!({"t": "draw_declined", "game": self.meta.id, "by": color_name(ai)}));
                 if let Some(mv) = self.held_ai_move.take() {
                     self.play_ai_move(Some(mv)).await;
+                }
+            }
+            Cmd::ResultStored { tries } => {
+                if self.unstored.take().is_some() {
+                    tracing::info!(game = %self.meta.id, tries, "the result is stored at last");
                 }
             }
         }
@@ -963,7 +992,9 @@ impl Actor {
         });
     }
 
-    /// Ends the game: stores the result and the players' new standings, then tells everyone.
+    /// Ends the game: stores the result and the players' new standings, then tells everyone. If
+    /// the database does not take them, everyone is told all the same and the store is retried
+    /// until it does (see [`Ending`]).
     async fn finish(&mut self, winner: Option<Color>, reason: &str) {
         if !self.is_live() {
             return;
@@ -983,38 +1014,35 @@ impl Actor {
         self.draw_check += 1;
         self.grace_deadline = ByColor::new_with(|_| None);
         self.search += 1;
-        let meta = self.meta.clone();
-        let players: [Option<UserId>; 2] = if meta.hotseat {
-            [None, None]
-        } else {
-            [
-                meta.seats[Color::Red].user.clone(),
-                meta.seats[Color::Blue].user.clone(),
-            ]
+        let ending = Ending {
+            meta: self.meta.clone(),
+            winner,
+            reason: reason.to_string(),
+            plies: self.game.len(),
+            at: now,
         };
-        let plies = self.game.len();
-        let reason_owned = reason.to_string();
-        let levels = self.hub.store().levels().clone();
-        let update = move |users: [Option<User>; 2]| {
-            standings_after(users, &meta, winner, &reason_owned, plies, &levels)
-        };
-        let changes = match self
-            .hub
-            .store()
-            .finish_game(
-                &self.meta.id,
-                players,
-                winner.map(color_name),
-                reason,
-                plies as i64,
-                now,
-                update,
-            )
-            .await
-        {
+        let changes = match ending.store(self.hub.store()).await {
             Ok(c) => c,
             Err(e) => {
-                tracing::error!(game = %self.meta.id, error = %e, "storing a result failed");
+                // The players hear the end now all the same (without changes); the result is
+                // stored later (see [`Ending`]), and until then this actor stays up and shows
+                // the game as over.
+                tracing::error!(
+                    game = %self.meta.id, error = %e,
+                    retry_in_ms = RESULT_RETRY_FIRST_MS,
+                    "storing a result failed; retrying until the database takes it"
+                );
+                let unstored = Unstored {
+                    game: self.meta.id.clone(),
+                    stored: Arc::new(AtomicBool::new(false)),
+                };
+                tokio::spawn(ending.store_until_done(
+                    self.hub.store().clone(),
+                    self.clock.clone(),
+                    self.tx.clone(),
+                    unstored.stored.clone(),
+                ));
+                self.unstored = Some(unstored);
                 [None, None]
             }
         };
@@ -1026,6 +1054,123 @@ impl Actor {
             "timeouts": {"red": self.timeouts[Color::Red], "blue": self.timeouts[Color::Blue]},
         }));
         self.hub.game_ended(&self.meta);
+    }
+}
+
+/// The end of a game, as it is to be stored: the result, and the players' new standings computed
+/// from their standings as [`Store::finish_game`] reads them (under its finish lock, just before
+/// its transaction).
+///
+/// A result the database does not take when the game ends (the database is down, or times out)
+/// is tried again by a task of its own, after 1 s, 2 s, 4 s… (at most [`RESULT_RETRY_MAX_MS`]
+/// apart) until it is stored; the players have been told `ended` (with no changes) all the same,
+/// and the game's actor stays up meanwhile and shows the game as over (it does not linger out,
+/// see [`Actor::next_due`]), so that no one sees it live again from the store.
+///
+/// A retry cannot count the game twice: each try is one transaction (the game row and both
+/// players' rows), so a failed one changes nothing; each try computes the new standings anew from
+/// the players' rows as they are then (other games may have ended meanwhile); and the transaction
+/// only finishes a game stored as live, so that a try whose commit went through although it
+/// answered an error (a connection lost during `COMMIT`) is not applied again
+/// ([`StoreError::AlreadyFinished`]).
+///
+/// If the server stops before the database takes the result, the result is lost: the game is
+/// still stored as live, and the next start resumes it as live although its players were told it
+/// was over. That cannot be helped while the database stays away; the server logs it, game by
+/// game, as it stops (see [`Unstored`]).
+struct Ending {
+    meta: Arc<GameMeta>,
+    winner: Option<Color>,
+    reason: String,
+    plies: usize,
+    at: i64,
+}
+
+impl Ending {
+    /// Stores the result and the new standings (one transaction); returns each player's standing
+    /// before and after.
+    async fn store(&self, store: &Store) -> Result<[Option<(User, User)>; 2], StoreError> {
+        let meta = &self.meta;
+        let players: [Option<UserId>; 2] = if meta.hotseat {
+            [None, None]
+        } else {
+            [
+                meta.seats[Color::Red].user.clone(),
+                meta.seats[Color::Blue].user.clone(),
+            ]
+        };
+        let levels = store.levels().clone();
+        let update = |users: [Option<User>; 2]| {
+            standings_after(users, meta, self.winner, &self.reason, self.plies, &levels)
+        };
+        store
+            .finish_game(
+                &meta.id,
+                players,
+                self.winner.map(color_name),
+                &self.reason,
+                self.plies as i64,
+                self.at,
+                update,
+            )
+            .await
+    }
+
+    /// Tries again, with growing waits on `clock`, until the result is stored; then sets `stored`
+    /// and tells the actor. Gives up only when the store is closed (the server is stopping).
+    async fn store_until_done(
+        self,
+        store: Store,
+        clock: SharedClock,
+        actor: mpsc::Sender<Cmd>,
+        stored: Arc<AtomicBool>,
+    ) {
+        let mut wait = RESULT_RETRY_FIRST_MS;
+        let mut tries: u32 = 1;
+        loop {
+            clock.sleep_until(clock.now_ms() + wait).await;
+            tries += 1;
+            match self.store(&store).await {
+                // `AlreadyFinished`: an earlier try went through after all, although it answered
+                // an error (a connection lost during `COMMIT`); nothing was applied again.
+                Ok(_) | Err(StoreError::AlreadyFinished) => {
+                    stored.store(true, Ordering::SeqCst);
+                    let _ = actor.send(Cmd::ResultStored { tries }).await;
+                    return;
+                }
+                Err(StoreError::Db(sqlx::Error::PoolClosed)) => {
+                    // The server is stopping; the actor says, as it goes, what is lost.
+                    return;
+                }
+                Err(e) => {
+                    wait = (wait * 2).min(RESULT_RETRY_MAX_MS);
+                    tracing::warn!(
+                        game = %self.meta.id, error = %e, tries, retry_in_ms = wait,
+                        "storing a result failed again"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Held by the actor of an ended game while its result is not stored: if the actor goes (the
+/// server stops) before the result is stored, this says so in the log.
+struct Unstored {
+    game: GameId,
+    /// Set by the task that stores the result, once it is stored.
+    stored: Arc<AtomicBool>,
+}
+
+impl Drop for Unstored {
+    fn drop(&mut self) {
+        if !self.stored.load(Ordering::SeqCst) {
+            tracing::error!(
+                game = %self.game,
+                "the server stops before the database took this game's result: the result is \
+                 lost, and the game will resume as live on the next start"
+            );
+        }
     }
 }
 

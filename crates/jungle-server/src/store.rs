@@ -29,6 +29,10 @@ pub enum StoreError {
     /// Stored data that cannot be read back.
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
+    /// A game's result was stored already (by an earlier try whose answer was lost): nothing
+    /// was applied again.
+    #[error("the game's result is stored already")]
+    AlreadyFinished,
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -315,13 +319,17 @@ pub const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 async fn check_database(url: &str, sqlite: bool) -> Result<()> {
     use sqlx::{Connection, Executor};
     let mut conn = sqlx::AnyConnection::connect(url).await?;
-    // SQLite: reading the schema reads the file's header, and WAL mode needs to write it.
-    let probe = if sqlite {
-        "PRAGMA journal_mode=WAL"
+    // SQLite: WAL mode reads the file's header and needs to write it. A new file gets the small
+    // pages first (see `connect_with`): the first write fixes the page size.
+    let r = if sqlite {
+        let pages = format!("PRAGMA page_size={SQLITE_PAGE_SIZE}");
+        match conn.execute(pages.as_str()).await {
+            Ok(_) => conn.execute("PRAGMA journal_mode=WAL").await,
+            Err(e) => Err(e),
+        }
     } else {
-        "SELECT 1"
+        conn.execute("SELECT 1").await
     };
-    let r = conn.execute(probe).await;
     let _ = conn.close().await;
     r.map(|_| ()).map_err(Into::into)
 }
@@ -730,8 +738,8 @@ impl Store {
         )
         .unwrap_or_default();
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "UPDATE games SET status = 'finished', winner = $1, reason = $2, plies = $3, ended_at = $4, changes = $5 WHERE id = $6",
+        let done = sqlx::query(
+            "UPDATE games SET status = 'finished', winner = $1, reason = $2, plies = $3, ended_at = $4, changes = $5 WHERE id = $6 AND status = 'live'",
         )
         .bind(winner)
         .bind(reason)
@@ -741,6 +749,11 @@ impl Store {
         .bind(game.as_str())
         .execute(&mut *tx)
         .await?;
+        // Safe to repeat: a game ends once, and its players' standings change with it only.
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Err(StoreError::AlreadyFinished);
+        }
         for (_, a) in changed.iter().flatten() {
             sqlx::query(
                 "UPDATE users SET score = $1, coins = $2, rating = $3, rd = $4, vol = $5, games = $6, wins = $7, losses = $8, draws = $9, disconnects = $10, escapes = $11 WHERE id = $12",

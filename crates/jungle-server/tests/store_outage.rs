@@ -1,0 +1,242 @@
+//! A game that ends while the database does not take its result (RULES §8): the players are told
+//! it is over, it stays over for everyone, and its result and the players' new standings are
+//! stored, once, when the database takes them again.
+//!
+//! The outage is a trigger put into the server's SQLite database from a connection of the test's
+//! own: it refuses every update that would mark a game as over (as a database that is away or
+//! times out refuses the whole result), while moves are still stored.
+
+mod common;
+
+use common::*;
+use jungle_server::scoring::LEAVE_PENALTY_COINS;
+use jungle_server::store::{Store, User};
+use jungle_server::GameId;
+use serde_json::json;
+use sqlx::{Connection, SqliteConnection};
+use std::time::Duration;
+
+/// How long a finished game's actor stays up (`game::LINGER_MS`), and then some.
+const PAST_LINGER_MS: i64 = 130_000;
+
+async fn db(dir: &std::path::Path) -> SqliteConnection {
+    let url = format!("sqlite://{}", dir.join("jungle.db").display());
+    SqliteConnection::connect(&url).await.unwrap()
+}
+
+/// The database stops taking results.
+async fn outage(db: &mut SqliteConnection) {
+    sqlx::query(
+        "CREATE TRIGGER outage BEFORE UPDATE ON games WHEN NEW.status <> 'live'
+         BEGIN SELECT RAISE(ABORT, 'injected outage: the database is away'); END",
+    )
+    .execute(&mut *db)
+    .await
+    .unwrap();
+}
+
+/// The database takes results again.
+async fn back(db: &mut SqliteConnection) {
+    sqlx::query("DROP TRIGGER outage")
+        .execute(&mut *db)
+        .await
+        .unwrap();
+}
+
+async fn status(store: &Store, id: &GameId) -> String {
+    store.game(id).await.unwrap().unwrap().status
+}
+
+async fn user(store: &Store, name: &str) -> User {
+    store.user_by_name(name).await.unwrap().unwrap()
+}
+
+/// Lets the server's tasks run a little (real time; the test clock stands still).
+async fn settle() {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+}
+
+/// A rated game of 24 quiet plies between alice (Red) and bob (Blue), over the outage: bob leaves
+/// and every player hears `ended`. Returns the server, the game, and the test's connection.
+async fn ended_in_an_outage(
+    dir: &std::path::Path,
+) -> (TestServer, GameId, SqliteConnection, Player, Player) {
+    let srv = TestServer::start(dir).await;
+    let mut red = srv.registered("alice").await;
+    let mut blue = srv.registered("bob").await;
+    let game = challenge_game(&mut red, &mut blue, untimed(), true).await;
+    play(&srv, &mut red, &mut blue, &game, 0, &QUIET_24).await;
+    let mut conn = db(dir).await;
+    outage(&mut conn).await;
+    blue.send(json!({"t": "leave", "game": game})).await;
+    for p in [&mut red, &mut blue] {
+        let e = p.expect("ended").await;
+        assert_eq!(e["result"], json!({"winner": "red", "reason": "left"}));
+        // Nothing was stored, so no change is announced.
+        assert_eq!(e["changes"], json!({"red": null, "blue": null}), "{e}");
+    }
+    let id: GameId = game.parse().unwrap();
+    let store = srv.state.hub.store();
+    assert_eq!(status(store, &id).await, "live");
+    (srv, id, conn, red, blue)
+}
+
+#[tokio::test]
+async fn a_result_the_database_refuses_is_stored_once_when_it_is_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (srv, id, mut conn, _red, _blue) = ended_in_an_outage(dir.path()).await;
+    let store = srv.state.hub.store().clone();
+    let (alice0, bob0) = (user(&store, "alice").await, user(&store, "bob").await);
+    assert_eq!((alice0.games, bob0.games), (0, 0));
+
+    // Long past the time a finished game's actor lingers, and through several retries, the game
+    // is over for everyone who looks, though the store still has it live.
+    for _ in 0..4 {
+        srv.clock.advance(PAST_LINGER_MS);
+        settle().await;
+    }
+    assert!(srv.state.hub.game(&id).is_some(), "the actor lingered out");
+    let g = srv.get(&format!("/api/games/{id}"), None).await.json();
+    assert_eq!(g["game"]["status"], "finished", "{g}");
+    assert_eq!(g["game"]["result"]["reason"], "left", "{g}");
+    assert_eq!(status(&store, &id).await, "live");
+    assert_eq!(user(&store, "alice").await, alice0);
+    assert_eq!(user(&store, "bob").await, bob0);
+
+    // The database is back: the next retry (at most 30 s later) stores the result.
+    back(&mut conn).await;
+    for _ in 0..50 {
+        if status(&store, &id).await != "live" {
+            break;
+        }
+        srv.clock.advance(30_000);
+        settle().await;
+    }
+    let row = store.game(&id).await.unwrap().unwrap();
+    assert_eq!(row.status, "finished");
+    assert_eq!(
+        (row.winner.as_deref(), row.reason.as_deref()),
+        (Some("red"), Some("left"))
+    );
+    assert!(row.changes.is_some());
+
+    // Counted once, however long the actor goes on.
+    let check = |alice: &User, bob: &User| {
+        assert_eq!(
+            (alice.games, alice.wins, alice.score),
+            (1, 1, 1),
+            "{alice:?}"
+        );
+        assert_eq!(alice.coins, alice0.coins);
+        assert_eq!(
+            (bob.games, bob.losses, bob.escapes, bob.score),
+            (1, 1, 1, 0),
+            "{bob:?}"
+        );
+        assert_eq!(bob.coins, bob0.coins - LEAVE_PENALTY_COINS);
+        assert!(alice.rating > alice0.rating && bob.rating < bob0.rating);
+    };
+    let (alice1, bob1) = (user(&store, "alice").await, user(&store, "bob").await);
+    check(&alice1, &bob1);
+    for _ in 0..3 {
+        srv.clock.advance(PAST_LINGER_MS);
+        settle().await;
+    }
+    assert_eq!(user(&store, "alice").await, alice1);
+    assert_eq!(user(&store, "bob").await, bob1);
+
+    // Stored, the actor lingers out as usual; the store shows the game over and a restart does
+    // not resume it.
+    for _ in 0..50 {
+        if srv.state.hub.game(&id).is_none() {
+            break;
+        }
+        settle().await;
+    }
+    assert!(srv.state.hub.game(&id).is_none(), "the actor stays");
+    let g = srv.get(&format!("/api/games/{id}"), None).await.json();
+    assert_eq!(g["game"]["status"], "finished", "{g}");
+    assert!(store.live_games().await.unwrap().iter().all(|g| g.id != id));
+}
+
+#[tokio::test]
+async fn a_retry_finds_a_result_stored_by_an_earlier_try_and_applies_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (srv, id, mut conn, _red, _blue) = ended_in_an_outage(dir.path()).await;
+    let store = srv.state.hub.store().clone();
+    let (alice0, bob0) = (user(&store, "alice").await, user(&store, "bob").await);
+
+    // As if the first try had committed after all and only its answer was lost: the game is
+    // stored as over (the players' rows are left as they are, to see what a retry does).
+    back(&mut conn).await;
+    sqlx::query(
+        "UPDATE games SET status = 'finished', winner = 'red', reason = 'left' WHERE id = $1",
+    )
+    .bind(id.as_str())
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    for _ in 0..50 {
+        if srv.state.hub.game(&id).is_none() {
+            break;
+        }
+        srv.clock.advance(PAST_LINGER_MS);
+        settle().await;
+    }
+    // The retry saw it stored: the actor went, and no standing changed.
+    assert!(srv.state.hub.game(&id).is_none(), "the actor stays");
+    assert_eq!(user(&store, "alice").await, alice0);
+    assert_eq!(user(&store, "bob").await, bob0);
+}
+
+/// What the server logs, in memory.
+#[derive(Clone, Default)]
+struct Log(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Log {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_server_that_stops_before_the_result_is_stored_says_so() {
+    let log = Log::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let dir = tempfile::tempdir().unwrap();
+    // The server's tasks run on this thread (a current-thread runtime), so they log here, and
+    // dropping the runtime stops them as a stopping server does.
+    let id = tracing::subscriber::with_default(subscriber, || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let id = rt.block_on(async {
+            let (srv, id, _conn, _red, _blue) = ended_in_an_outage(dir.path()).await;
+            srv.clock.advance(1_000);
+            settle().await;
+            // As `jungle_server::serve` stops: the store is closed, then the runtime goes.
+            srv.state.hub.store().close().await;
+            srv.clock.advance(2_000);
+            settle().await;
+            id
+        });
+        drop(rt);
+        id
+    });
+    let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+    let lost: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("ERROR") && l.contains(id.as_str()))
+        .filter(|l| l.contains("resume as live"))
+        .collect();
+    assert_eq!(lost.len(), 1, "{text}");
+}
