@@ -60,8 +60,12 @@ test('the language follows the browser, switches, and is remembered', async () =
   assert.equal(await page.locator('.board [data-sq="d9"]').getAttribute('aria-label'), 'd9，藍方獸穴');
   await page.locator('.board [data-sq="g3"] .ch', { hasText: '鼠' }).waitFor();
   await page.locator('.board [data-sq="f8"] .ch', { hasText: '貓' }).waitFor();
-  // The game screen's heading names the players (and so does the window's title).
-  const heading = `${me}（紅方）對 ${me}（藍方）`;
+  // The game screen's heading names the players (and so does the window's title); a guest's
+  // generated name reads in the page's language, the header's too.
+  assert.match(me, /^Guest-\d+$/);
+  const shown = me.replace('Guest-', '訪客');
+  assert.equal(await page.locator('[data-test=me]').innerText(), shown);
+  const heading = `${shown}（紅方）對 ${shown}（藍方）`;
   assert.equal(await page.locator('main h1').textContent(), heading);
   assert.equal(await page.locator('main h1').count(), 1);
   assert.equal(await page.title(), `${heading} · 鬥獸棋`);

@@ -1,10 +1,10 @@
 // The application shell: session, header, router and the non-game screens (home, lobby, watch,
 // challenge, profile, leaderboard, log in / register).
 
-import { t, lang, setLang, LANGS, onLangChange, errText } from './i18n.js';
+import { t, lang, setLang, LANGS, onLangChange, errText, shownName } from './i18n.js';
 import { api, Socket } from './net.js';
 import { h, toast, fmtTc, confirmDialog, emptyFieldMessage } from './ui.js';
-import { mountGame, mountAnalysis, resultText } from './game.js';
+import { mountGame, mountAnalysis, resultText, playerName } from './game.js';
 import * as sound from './sound.js';
 import { Board } from './board.js';
 import { parseJfen, START_JFEN } from './jfen.js';
@@ -98,7 +98,7 @@ function renderHeader() {
           ? '<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2"/>'
           : '<path d="M16 8q3 4 0 8M18.5 5.5q5 6.5 0 13" stroke="currentColor" stroke-width="2" fill="none"/>'}</svg>`,
       }),
-      u ? h('a', { class: 'me', href: `#/u/${encodeURIComponent(u.name)}`, 'data-test': 'me' }, u.name) : null,
+      u ? h('a', { class: 'me', href: `#/u/${encodeURIComponent(u.name)}`, 'data-test': 'me' }, shownName(u.name)) : null,
       u && u.guest ? h('a', { class: 'button', href: '#/login', 'data-test': 'login-link' }, t('login_register')) : null,
       u && !u.guest ? h('button', { type: 'button', 'data-test': 'logout', onclick: logout }, t('logout')) : null,
     ),
@@ -242,7 +242,7 @@ function lobby(root) {
     const rows = store.seeks.map((s) => {
       const mine = mySeeks.has(s.id) || (store.user && s.user === store.user.name);
       return h('tr', { 'data-seek': s.id },
-        h('td', {}, s.user), h('td', {}, s.rating ? String(Math.round(s.rating)) : '–'), h('td', {}, fmtTc(s.tc)),
+        h('td', {}, shownName(s.user)), h('td', {}, s.rating ? String(Math.round(s.rating)) : '–'), h('td', {}, fmtTc(s.tc)),
         h('td', {}, s.rated ? t('rated') : t('casual')),
         h('td', {}, mine
           ? h('button', { type: 'button', 'data-test': 'cancel-seek', onclick: () => socket.send({ t: 'cancel_seek', id: s.id }) }, t('cancel'))
@@ -310,9 +310,9 @@ function challenge(root, id) {
     if (!card.isConnected) return;
     const c = r.challenge;
     const mine = c.color === 'red' ? 'blue' : c.color === 'blue' ? 'red' : 'random';
-    lead.textContent = t('challenge_from', { name: c.user });
+    lead.textContent = t('challenge_from', { name: shownName(c.user) });
     // A game needs its challenger there: the server refuses the accept until they are.
-    if (c.online === false) card.insertBefore(h('p', { class: 'note', 'data-test': 'challenge-offline' }, t('challenge_offline', { name: c.user })), accept);
+    if (c.online === false) card.insertBefore(h('p', { class: 'note', 'data-test': 'challenge-offline' }, t('challenge_offline', { name: shownName(c.user) })), accept);
     terms.replaceChildren(
       h('dt', {}, t('time_control')), h('dd', {}, fmtTc(c.tc)),
       h('dt', {}, t('mode')), h('dd', {}, c.rated ? t('rated') : t('casual')),
@@ -344,9 +344,8 @@ async function watchList(root) {
     scrolling(h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('red'), t('blue'), t('time_control'), t('plies'), ''].map((x) => h('th', { scope: 'col' }, x)))), body))));
   try {
     const { games } = await api('GET', '/api/games?status=live');
-    const name = (p) => (p.ai_level ? t('ai_name', { level: p.ai_level }) : p.name);
     body.replaceChildren(...(games.length ? games.map((g) => h('tr', {},
-      h('td', {}, name(g.red)), h('td', {}, name(g.blue)), h('td', {}, fmtTc(g.tc)), h('td', {}, String(g.plies)),
+      h('td', {}, playerName(g.red)), h('td', {}, playerName(g.blue)), h('td', {}, fmtTc(g.tc)), h('td', {}, String(g.plies)),
       h('td', {}, h('a', { class: 'button', href: `#/g/${g.id}` }, t('watch')))))
       : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, t('no_live_games')))]));
   } catch (e) {
@@ -389,7 +388,7 @@ async function profile(root, name) {
         hist.append(h('tr', {},
           h('td', {}, g.started_at ? new Date(g.started_at).toLocaleDateString(lang()) : ''),
           h('td', {}, h('span', { class: `swatch ${mine}` }), ` ${t(mine)}`),
-          h('td', {}, opp.ai_level ? t('ai_name', { level: opp.ai_level }) : opp.name),
+          h('td', {}, playerName(opp)),
           h('td', {}, res), h('td', {}, reason),
           h('td', {}, h('a', { href: `#/g/${g.id}` }, gameLink(g, name)))));
       }
@@ -402,7 +401,7 @@ async function profile(root, name) {
   }
   more.onclick = loadGames;
   root.replaceChildren(h('div', { class: 'profile' },
-    h('h1', {}, user.name, user.guest ? h('small', {}, t('parenthesized', { text: '', note: t('guest') })) : null),
+    h('h1', {}, shownName(user.name), user.guest ? h('small', {}, t('parenthesized', { text: '', note: t('guest') })) : null),
     h('dl', { class: 'stats' },
       stat(t('score'), user.score, 'score'), stat(t('level'), `${user.level} · ${levelName(user.level)}`, 'level'),
       stat(t('coins'), user.coins, 'coins'), stat(t('rating'), `${Math.round(user.rating)} ± ${Math.round(user.rd || 0)}`, 'rating'),

@@ -2,7 +2,7 @@
 
 import { Board, animalChar, pieceHtml } from './board.js';
 import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen, JfenError } from './jfen.js';
-import { t, lang, illegalText, errText, jfenText } from './i18n.js';
+import { t, lang, illegalText, errText, jfenText, shownName } from './i18n.js';
 import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText, downloadText } from './ui.js';
 import { api } from './net.js';
 import * as sound from './sound.js';
@@ -41,10 +41,11 @@ export function resultText(result) {
   return { title, reason, line: t('parenthesized', { text: title, note: reason }) };
 }
 
-function playerName(p) {
+/** A seat's player as shown: the AI by its level, a guest in the page's language. */
+export function playerName(p) {
   if (!p) return '?';
   if (p.ai_level) return t('ai_name', { level: p.ai_level });
-  return p.name;
+  return shownName(p.name);
 }
 
 /** Positions after each ply, rebuilt from the start position and the accepted moves. */

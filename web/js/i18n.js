@@ -126,6 +126,15 @@ export function errText(e) {
   return text === key ? t('err_generic', { msg: e.message || code }) : text;
 }
 
+/**
+ * A player's name as shown: a guest's generated name (`Guest-123456`, a form no registered name
+ * can take) reads in the page's language (`游客123456`). Links and records keep the real name.
+ */
+export function shownName(name) {
+  const m = /^Guest-(\d+)$/.exec(String(name));
+  return m ? t('guest_name', { n: m[1] }) : name;
+}
+
 /** Every key of the catalogue (for tests). */
 export const KEYS = Object.keys(M);
 /** The raw catalogue (for tests). */
