@@ -140,6 +140,15 @@ pub fn validate_name(name: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// Checks a new password: [`PASSWORD_CHARS`] characters.
+fn validate_password(password: &str) -> Result<(), ApiError> {
+    if PASSWORD_CHARS.contains(&password.chars().count()) {
+        Ok(())
+    } else {
+        Err(ApiError::Account(AccountRule::PasswordLength))
+    }
+}
+
 fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("bad JSON: {e}")))
 }
@@ -181,9 +190,7 @@ async fn register(
     }
     let c: Credentials = json_body(&body)?;
     validate_name(&c.name)?;
-    if !PASSWORD_CHARS.contains(&c.password.chars().count()) {
-        return Err(ApiError::Account(AccountRule::PasswordLength));
-    }
+    validate_password(&c.password)?;
     let hash = hash_password(c.password).await?;
     let now = state.hub.clock().now_ms();
     // A guest registering keeps its id, and so its history.
@@ -286,9 +293,7 @@ async fn change_password(
     if !verify_password(c.old, hash).await {
         return Err(ApiError::WrongPassword);
     }
-    if !PASSWORD_CHARS.contains(&c.new.chars().count()) {
-        return Err(ApiError::Account(AccountRule::PasswordLength));
-    }
+    validate_password(&c.new)?;
     let hash = hash_password(c.new).await?;
     store.set_password(&user.id, &hash).await?;
     store.delete_other_sessions(&user.id, &token).await?;

@@ -1090,7 +1090,12 @@ async fn the_reconnect_grace_never_outlasts_the_players_clock() {
     // Red drops while Blue is to move: Red's grace is cut to Red's 5 s, not 60 s.
     red.ws.close_ref().await;
     assert_eq!(blue.expect("presence").await["red"], false);
-    srv.clock.advance(4_999);
+    blue_wins_by_disconnect_after(&srv, &mut blue, 5_000).await;
+}
+
+/// The test clock moves `ms`: Red's grace runs out at its very end, not a millisecond sooner.
+async fn blue_wins_by_disconnect_after(srv: &TestServer, blue: &mut Player, ms: i64) {
+    srv.clock.advance(ms - 1);
     blue.send(json!({"t": "ping"})).await;
     blue.expect("pong").await;
     srv.clock.advance(1);
@@ -1148,15 +1153,7 @@ async fn the_reconnect_grace_runs_from_the_disconnect_whatever_the_opponent_play
     assert_eq!(blue.expect("presence").await["red"], false);
     srv.clock.advance(40_000);
     blue.mv(&game, 1, "a7a6").await;
-    srv.clock.advance(19_999);
-    blue.send(json!({"t": "ping"})).await;
-    blue.expect("pong").await;
-    srv.clock.advance(1);
-    let e = blue.expect("ended").await;
-    assert_eq!(
-        e["result"],
-        json!({"winner": "blue", "reason": "disconnect"})
-    );
+    blue_wins_by_disconnect_after(&srv, &mut blue, 20_000).await;
 }
 
 #[tokio::test]
