@@ -3,7 +3,7 @@
 //! behaviour is tested by feeding it events.
 
 use crate::i18n::{
-    aborted_text, color_name, illegal_text, reason_text, role_char, server_error_text,
+    aborted_text, color_name, illegal_text, reason_text, role_char, server_error_text, shown_name,
     termination_text, why_text, Lang, Msg,
 };
 use crate::proto::{send, Clocks, GameResult, GameState, Seat, ServerMsg, Side, Timeouts};
@@ -505,7 +505,7 @@ impl App {
                 // The server names AI seats in English; ours says it in the display language.
                 let mut s = match self.online.ai_levels[c.index()] {
                     Some(l) => Msg::AiName.fill(self.lang, &[("level", &l)]),
-                    None => self.online.names[c.index()].clone(),
+                    None => shown_name(self.lang, &self.online.names[c.index()]),
                 };
                 if self.online.you.is_some_and(|y| y.plays(c))
                     && self.online.you != Some(Seat::Both)

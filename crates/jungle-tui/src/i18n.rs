@@ -164,6 +164,7 @@ messages! {
     TurnOf => "turn_of": "side";
     You => "you";
     AiName => "ai_name": "level";
+    GuestName => "guest_name": "n";
     Friend => "tui_friend";
     Thinking => "thinking";
     NotYourTurn => "not_your_turn";
@@ -246,6 +247,17 @@ impl Msg {
     /// The text in `lang` with its `{parameters}` filled in.
     pub fn fill(self, lang: Lang, params: &[(&str, &dyn fmt::Display)]) -> String {
         fill(self.text(lang), params)
+    }
+}
+
+/// A player's name as shown: a guest's generated name (`Guest-123456`, a form no registered
+/// name can take) reads in the display language (`游客123456`); records keep the real name.
+pub fn shown_name(lang: Lang, name: &str) -> String {
+    match name.strip_prefix("Guest-") {
+        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            Msg::GuestName.fill(lang, &[("n", &n)])
+        }
+        _ => name.to_string(),
     }
 }
 

@@ -1491,3 +1491,29 @@ fn an_empty_file_name_is_refused_without_touching_the_file_system() {
     press(&mut app, now, &[Key::Char('o'), Key::Enter]);
     assert_eq!(status(&app), "請輸入檔案名稱");
 }
+
+#[test]
+fn guests_names_read_in_the_display_language_and_records_keep_them() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.lang = Lang::ZhHans;
+    let guests = json!({
+        "red": {"name": "Guest-123456", "ai_level": null, "rating": 1500, "level": 1, "guest": true},
+        "blue": {"name": "Guest-12x", "ai_level": null, "rating": 1500, "level": 1, "guest": true},
+    });
+    app.handle(Event::Server(state("blue", &[], guests)), now);
+    assert!(
+        app.player_label(Color::Red).starts_with("游客123456"),
+        "{}",
+        app.player_label(Color::Red)
+    );
+    // Not a generated guest name: shown as it is.
+    assert!(
+        app.player_label(Color::Blue).starts_with("Guest-12x"),
+        "{}",
+        app.player_label(Color::Blue)
+    );
+    app.lang = Lang::ZhHant;
+    assert!(app.player_label(Color::Red).starts_with("訪客123456"));
+    app.lang = Lang::En;
+    assert!(app.player_label(Color::Red).starts_with("Guest-123456"));
+}

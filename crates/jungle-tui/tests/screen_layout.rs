@@ -261,14 +261,20 @@ fn online_players_are_shown_with_all_their_parts_at_80_by_24() {
         let all = s.all();
         let clock = |t: &str| format!("{} {t}", a.t(Msg::Clock));
         let timeouts = |n: u32| Msg::Timeouts.fill(lang, &[("n", &n)]);
+        // Guests' names in the display language.
+        let (red, blue) = (
+            jungle_tui::i18n::shown_name(lang, "Guest-540969"),
+            jungle_tui::i18n::shown_name(lang, "Guest-913010"),
+        );
+        let (red, blue) = (red.as_str(), blue.as_str());
         // Each part on one row, inside the panel.
         for part in [
-            "Guest-540969".to_string(),
+            red.to_string(),
             format!("[{}]", a.t(Msg::You)),
             clock("9:58"),
             format!("{} 0:02", a.t(Msg::MoveTimer)),
             timeouts(3),
-            "Guest-913010".to_string(),
+            blue.to_string(),
             a.t(Msg::OpponentAway).to_string(),
             clock("10:00"),
             timeouts(1),
@@ -277,9 +283,9 @@ fn online_players_are_shown_with_all_their_parts_at_80_by_24() {
         }
         // Red's parts follow Red's name, Blue's Blue's.
         let row = |t: &str| s.find(t).unwrap().1;
-        assert!(row("Guest-913010") < row(&clock("10:00")));
-        assert!(row(&clock("10:00")) < row("Guest-540969"));
-        assert!(row("Guest-540969") < row(&clock("9:58")));
+        assert!(row(blue) < row(&clock("10:00")));
+        assert!(row(&clock("10:00")) < row(red));
+        assert!(row(red) < row(&clock("9:58")));
         assert!(row(&clock("9:58")) <= row(&timeouts(3)));
         // Nothing runs into the panel's border, and all of the keys are there.
         for y in 1..20 {
