@@ -161,3 +161,13 @@ test('the page is well under 300 KB before images', () => {
   assert.ok(total > 20000, `web/ looks empty (${total} bytes)`);
   assert.ok(total < 200 * 1024, `web/ is ${total} bytes`);
 });
+
+test('the short-game note counts a game of exactly 10 rounds in', () => {
+  setLang('zh-Hans');
+  assert.equal(t('short_game_note'), '10 回合以内结束的对局不计分。');
+  setLang('zh-Hant');
+  assert.equal(t('short_game_note'), '10 回合以內結束的對局不計分。');
+  setLang('en');
+  assert.equal(t('short_game_note'), 'Games that end within 10 rounds change no score.');
+  setLang('zh-Hans');
+});

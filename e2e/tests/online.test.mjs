@@ -47,6 +47,18 @@ test('two players register, pair by challenge link and play to a den win', async
   await bob.page.locator('[data-test=challenge-lead]', { hasText: new RegExp(`${aName} invites you`, 'i') }).waitFor();
   assert.equal(await bob.page.locator('[data-test=challenge-color]').innerText(), 'Blue');
   assert.match(await bob.page.locator('[data-test=challenge-terms]').innerText(), /Casual/);
+  // The terms are rows of a label and its value: each value beside its label, the values in
+  // one column.
+  const rows = await bob.page.locator('[data-test=challenge-terms]').evaluate((dl) => [...dl.querySelectorAll('dt')].map((dt) => {
+    const a = dt.getBoundingClientRect();
+    const b = dt.nextElementSibling.getBoundingClientRect();
+    return { dtTop: a.top, ddTop: b.top, ddLeft: b.left, dtRight: a.right };
+  }));
+  assert.equal(rows.length, 3);
+  for (const r of rows) {
+    assert.ok(Math.abs(r.dtTop - r.ddTop) < 2 && r.ddLeft >= r.dtRight, `a term's value is not beside its label: ${JSON.stringify(rows)}`);
+    assert.ok(Math.abs(r.ddLeft - rows[0].ddLeft) < 1, `the values are not in one column: ${JSON.stringify(rows)}`);
+  }
   await bob.page.click('[data-test=accept-challenge]');
   const idA = await gameId(alice.page);
   const idB = await gameId(bob.page);
@@ -154,6 +166,7 @@ test('two players register, pair by challenge link and play to a den win', async
   // The profile counts the finished game.
   await alice.page.goto(`${BASE}/#/u/${encodeURIComponent(aName)}`);
   await alice.page.locator('[data-test=games]').waitFor();
+  assert.equal(await alice.page.title(), `${aName} · Jungle`);
   assert.ok(Number(await alice.page.locator('[data-test=games]').innerText()) >= 1);
   assert.match(await alice.page.locator('[data-test=wld]').innerText(), /^1 \/ 0 \/ 0$/);
   await alice.page.locator('table.games tbody tr').first().waitFor();
@@ -165,6 +178,39 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.equal(await abortedRow.locator('td').nth(4).innerText(), 'called off at the start');
   assert.doesNotMatch(await alice.page.locator('table.games tbody').innerText(), /Draw|nothing changes/);
   await shot(alice.page, 'profile');
+});
+
+test('a challenger who left the lobby (a reload) is taken to the game when the friend accepts', async () => {
+  for (const p of [alice.page, bob.page]) {
+    await p.goto(`${BASE}/#/lobby`);
+    await closeDialog(p);
+  }
+  await alice.page.selectOption('#ch-tc', 'classical');
+  await alice.page.click('[data-test=create-challenge]');
+  const link = await alice.page.locator('[data-test=challenge-link]').inputValue();
+  // Alice goes on to the leaderboard in a new page (nothing there is waiting for a game).
+  await alice.page.goto(`${BASE}/#/leaderboard`);
+  await alice.page.reload();
+  await alice.page.waitForSelector('body[data-ready="1"]');
+  await alice.page.locator('[data-test=conn].open').waitFor({ state: 'attached' });
+  await alice.page.locator('table.games tbody tr').first().waitFor();
+  await bob.page.goto(link);
+  await bob.page.locator('[data-test=accept-challenge]').waitFor();
+  await bob.page.click('[data-test=accept-challenge]');
+  // Alice's page opens the game by itself, and says why.
+  await alice.page.locator('.toast', { hasText: 'Your game has started' }).first().waitFor();
+  const id = await gameId(alice.page);
+  assert.equal(await gameId(bob.page), id);
+  assert.match(await alice.page.locator('[data-test=status]').first().innerText(), /Your turn|Waiting/);
+  // Called off, for the next test.
+  await bob.page.click('[data-test=abort]');
+  await bob.page.locator('dialog.modal[open] button.primary').click();
+  await endingText(alice.page);
+  await endingText(bob.page);
+  await closeDialog(alice.page);
+  await closeDialog(bob.page);
+  assert.deepEqual(alice.page.errors, []);
+  assert.deepEqual(bob.page.errors, []);
 });
 
 test('the lobby pairs a seek; a dropped connection comes back by itself; a draw is agreed', async () => {
@@ -212,6 +258,9 @@ test('the lobby pairs a seek; a dropped connection comes back by itself; a draw 
     const text = await endingText(p);
     assert.match(text, /Draw/);
     assert.match(text, /agreed by both players/);
+    // A rated game (the lobby's default for registered players) drawn after 4 plies: too
+    // short to count, and the result says so.
+    assert.match(text, /within 10 rounds change no score/);
   }
   await closeDialog(red.page);
 

@@ -44,6 +44,10 @@ test('the language follows the browser, switches, and is remembered', async () =
   const me = await page.evaluate(() => window.jungle.store.user.name);
   await page.goto(`${BASE}/#/u/${encodeURIComponent(me)}`);
   await page.locator('[data-test=level]', { hasText: '入門' }).waitFor();
+  // A guest's generated name says "guest" itself: the heading does not say it again. The
+  // window's title names the player too.
+  assert.equal(await page.locator('main h1').innerText(), me.replace('Guest-', '訪客'));
+  assert.equal(await page.title(), `${me.replace('Guest-', '訪客')} · 鬥獸棋`);
   await page.goto(`${BASE}/#/lobby`);
   await page.locator('h1', { hasText: '大廳' }).waitFor();
   assert.equal(await page.title(), '大廳 · 鬥獸棋');
@@ -85,8 +89,10 @@ test('logging out in one tab signs the other tab out too, which carries on as a 
   const other = await page.context().newPage();
   other.errors = [];
   other.on('pageerror', (e) => other.errors.push(String(e)));
-  await other.goto(`${BASE}/#/`);
+  // The other tab shows the account's own profile, with its password form.
+  await other.goto(`${BASE}/#/u/${encodeURIComponent(name)}`);
   await other.waitForFunction((n) => document.querySelector('[data-test=me]')?.textContent === n, name);
+  await other.locator('[data-test=password-form]').waitFor();
   await page.click('[data-test=logout]');
   await page.locator('dialog.modal[open] button.primary').click();
   // The other tab's socket is closed by the server; the tab says why and becomes a guest.
@@ -95,6 +101,9 @@ test('logging out in one tab signs the other tab out too, which carries on as a 
     const me = document.querySelector('[data-test=me]')?.textContent;
     return me && me !== n;
   }, name);
+  // The profile is drawn again for the guest: no password form to fill in for nothing.
+  await other.locator('[data-test=password-form]').waitFor({ state: 'detached' });
+  await other.locator('.stats').waitFor();
   assert.deepEqual(page.errors, []);
   assert.deepEqual(other.errors, []);
 });
@@ -140,6 +149,11 @@ test('registration says its rules and its refusals in the player\'s language', a
   assert.equal(await error.innerText(), '请输入密码。');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'register-pass');
   assert.equal(await form.locator('input[name=name]').getAttribute('aria-invalid'), null);
+  // The password typed, its repetition not: asked for again, not for "a password".
+  await form.locator('input[name=password]').fill('secret words');
+  await form.locator('button[type=submit]').click();
+  await error.filter({ hasText: '请再输入一次密码。' }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'register-pass2');
   await page.selectOption('#lang-select', 'zh-Hant');
   await form.locator('[data-test=register-hint]', { hasText: '至少 8 個字元' }).waitFor();
   await form.locator('input[name=name]').fill('guest_dad');
@@ -205,6 +219,20 @@ test('a phone in portrait: the board fits, taps move, the controls are reachable
   await menu.tap();
   await page.locator('header nav a[href="#/"]').tap();
   await page.waitForSelector('[data-test=start-ai]');
+  // The link of the screen already shown closes the menu too (no new screen comes).
+  await menu.tap();
+  assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+  await page.locator('header nav a[href="#/"]').tap();
+  await page.locator('header nav').waitFor({ state: 'hidden' });
+  assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+  // A new screen opens at its top, not where the last one was scrolled to.
+  await page.goto(`${BASE}/#/login`);
+  await page.locator('[data-test=register-form]').waitFor();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  assert.ok(await page.evaluate(() => window.scrollY) > 0, 'the login screen does not scroll: the check below proves nothing');
+  await page.evaluate(() => { location.hash = '#/'; });
+  await page.waitForSelector('[data-test=start-ai]');
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
 
   // A timed game against the computer: the whole board and both players' clocks are on the
   // screen without scrolling, before and after moves (the move timer too).
@@ -237,6 +265,56 @@ test('a phone in portrait: the board fits, taps move, the controls are reachable
   // The board keeps its size from move to move.
   assert.equal((await fits()).width, board.width);
   await shot(page, 'phone-small-game');
+  assert.deepEqual(page.errors, []);
+});
+
+/**
+ * The problems of a game screen that should show the whole board and both players' clocks
+ * within the viewport without scrolling (none: an empty list), and the bottom player bar's height.
+ */
+async function layoutProblems(page) {
+  return page.evaluate(() => {
+    const problems = [];
+    const vw = document.documentElement.clientWidth;
+    const vh = window.innerHeight;
+    for (const sel of ['.board', '[data-test=clock-red]', '[data-test=clock-blue]', '.player.top', '.player.bottom']) {
+      const el = document.querySelector(sel);
+      if (!el) { problems.push(`${sel} missing`); continue; }
+      const r = el.getBoundingClientRect();
+      if (r.left < 0 || r.top < 0 || r.right > vw + 0.5 || r.bottom > vh + 0.5) {
+        problems.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} is outside ${vw}×${vh}`);
+      }
+    }
+    if (window.scrollY !== 0) problems.push(`scrolled to ${window.scrollY}`);
+    return problems;
+  });
+}
+
+test('a timed game against the computer fits a desktop screen: the board and both clocks', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  await page.selectOption('#ai-tc', 'rapid');
+  await page.click('[data-test=start-ai]');
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  for (const [width, height] of [[1280, 800], [800, 800]]) {
+    await page.setViewportSize({ width, height });
+    // The layout follows the new size (the header's height is measured after it).
+    const ok = await page.waitForFunction(() => {
+      const b = document.querySelector('.player.bottom').getBoundingClientRect();
+      return b.bottom <= window.innerHeight && window.scrollY === 0;
+    }, null, { timeout: 5000 }).then(() => true, () => false);
+    await shot(page, `desktop-ai-${width}x${height}`);
+    assert.deepEqual(await layoutProblems(page), [], `${width}×${height}${ok ? '' : ' (waited 5 s)'}`);
+    const board = await page.locator('.board').boundingBox();
+    assert.ok(board.width >= 320, `board only ${board.width}px wide at ${width}×${height}`);
+    // Each player's bar is one row where there is room for it (the clock beside the name).
+    for (const bar of ['.player.top', '.player.bottom']) {
+      const name = await page.locator(`${bar} .pname`).boundingBox();
+      const clock = await page.locator(`${bar} .clock`).boundingBox();
+      assert.ok(Math.abs((name.y + name.height / 2) - (clock.y + clock.height / 2)) < 12,
+        `${bar}: the clock ${JSON.stringify(clock)} is not beside the name ${JSON.stringify(name)} at ${width}×${height}`);
+    }
+  }
   assert.deepEqual(page.errors, []);
 });
 

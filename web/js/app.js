@@ -65,9 +65,19 @@ document.addEventListener('keydown', (e) => {
   setMenu(false);
   document.querySelector('#header .menu-btn')?.focus();
 });
+// So does following one of its links, the page already shown's too (no new screen then).
 document.addEventListener('click', (e) => {
-  if (menuOpen && !e.target.closest('#header')) setMenu(false);
+  if (menuOpen && (!e.target.closest('#header') || e.target.closest('#header a[href]'))) setMenu(false);
 });
+
+// The header's height, for the game screen to fit its board below it (web/app.css): one row or
+// two, as the width and the language make it.
+{
+  const header = document.getElementById('header');
+  const measure = () => document.documentElement.style.setProperty('--site-header-h', `${header.offsetHeight}px`);
+  if (window.ResizeObserver) new ResizeObserver(measure).observe(header);
+  measure();
+}
 
 function renderHeader() {
   const header = document.getElementById('header');
@@ -373,6 +383,8 @@ async function profile(root, name) {
     root.replaceChildren(h('p', { class: 'error' }, errText(e)));
     return;
   }
+  // Another screen was opened meanwhile.
+  if (!root.isConnected) return;
   const stat = (label, value, test) => h('div', { class: 'stat' }, h('dt', {}, label), h('dd', { 'data-test': test }, String(value)));
   const hist = h('tbody', {});
   const more = h('button', { type: 'button' }, t('more'));
@@ -401,7 +413,8 @@ async function profile(root, name) {
   }
   more.onclick = loadGames;
   root.replaceChildren(h('div', { class: 'profile' },
-    h('h1', {}, shownName(user.name), user.guest ? h('small', {}, t('parenthesized', { text: '', note: t('guest') })) : null),
+    // A guest's name says so itself ("Guest-123", "游客123").
+    h('h1', {}, shownName(user.name)),
     h('dl', { class: 'stats' },
       stat(t('score'), user.score, 'score'), stat(t('level'), `${user.level} · ${levelName(user.level)}`, 'level'),
       stat(t('coins'), user.coins, 'coins'), stat(t('rating'), `${Math.round(user.rating)} ± ${Math.round(user.rd || 0)}`, 'rating'),
@@ -412,6 +425,8 @@ async function profile(root, name) {
     more,
     // One's own registered account: its password can be changed here.
     store.user && !store.user.guest && store.user.id === user.id ? passwordForm() : null));
+  // The window's title names the player too, now that the heading does.
+  screenTitle(root, false);
   loadGames();
 }
 
@@ -435,7 +450,7 @@ function passwordForm() {
     onsubmit: async (e) => {
       e.preventDefault();
       err.textContent = '';
-      const missing = emptyFieldMessage([[old, 'password_required'], [fresh, 'password_required'], [again, 'password_required']]);
+      const missing = emptyFieldMessage([[old, 'password_required'], [fresh, 'password_required'], [again, 'password_again_required']]);
       if (missing) { err.textContent = missing; return; }
       if (!samePasswords(fresh, again)) { err.textContent = t('password_mismatch'); return; }
       try {
@@ -483,7 +498,7 @@ function loginScreen(root) {
         e.preventDefault();
         err.textContent = '';
         // Empty fields are said in the page's language (not by the browser's own bubble).
-        const missing = emptyFieldMessage([[name, 'name_required'], [pass, 'password_required'], ...(again ? [[again, 'password_required']] : [])]);
+        const missing = emptyFieldMessage([[name, 'name_required'], [pass, 'password_required'], ...(again ? [[again, 'password_again_required']] : [])]);
         if (missing) { err.textContent = missing; return; }
         if (again && !samePasswords(pass, again)) { err.textContent = t('password_mismatch'); return; }
         try {
@@ -505,6 +520,20 @@ function loginScreen(root) {
 }
 
 // ---------- router ----------
+
+/**
+ * The window's title: the screen's heading, then the site's name; the home screen's heading is
+ * the name itself.
+ */
+function screenTitle(root, home) {
+  const h1 = root.querySelector('h1');
+  if (home) document.title = t('home_title');
+  else document.title = h1 ? `${h1.textContent} · ${t('app_name')}` : t('app_name');
+}
+
+// The screen shown (its address without the query): route() also redraws it in place (a change
+// of language, a sign-out), which keeps the scroll position; a new screen starts at the top.
+let shownScreen = null;
 
 function route() {
   if (cleanup) { cleanup(); cleanup = null; }
@@ -531,10 +560,9 @@ function route() {
     default: root.replaceChildren(h('p', {}, t('err_not_found')));
   }
   cleanup = typeof c === 'function' ? c : null;
-  // The screen's heading, then the site's name; the home screen's heading is the name itself.
-  const h1 = root.querySelector('h1');
-  if (parts[0] === undefined) document.title = t('home_title');
-  else document.title = h1 ? `${h1.textContent} · ${t('app_name')}` : t('app_name');
+  screenTitle(root, parts[0] === undefined);
+  if (path !== shownScreen) window.scrollTo(0, 0);
+  shownScreen = path;
   // Screen readers start reading the new screen from the top; keyboard users tab on from there.
   if (document.body.dataset.ready === '1' && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
   document.querySelector('.skip').textContent = t('skip_to_content');
@@ -550,6 +578,9 @@ socket.on((m) => {
     const resume = document.querySelector('[data-resume]');
     if (resume) resumeLinks(resume);
   } else if (m.t === 'game' && m.game) {
+    // Not heard of before in this tab: a game that has just started (not one that the welcome
+    // listed, nor one shown or followed here, whose states come again and again).
+    const news = !store.games.has(m.game.id) && !(store.myLive || []).includes(m.game.id);
     store.games.set(m.game.id, m.game);
     // Keep the home screen's "resume" links current: games of mine that start or end after the welcome.
     const live = new Set(store.myLive || []);
@@ -561,16 +592,48 @@ socket.on((m) => {
       expectingGame = false;
       sound.play('start');
       location.hash = `#/g/${m.game.id}`;
+    } else if (!onIt && news && m.game.you && m.game.status === 'live' && !m.game.ply && againstPerson(m.game)) {
+      gameStartedElsewhere(m.game.id);
     }
   } else if (m.t === 'error' && m.code === 'unauthorized') {
     // This tab's session was ended (a logout on another tab or device): carry on as a guest.
     toast(t('signed_out'), 'error');
     store.user = null;
-    loadMe().then(() => { socket.reconnect(); renderHeader(); }, (e) => toast(errText(e), 'error'));
+    loadMe().then(() => {
+      socket.reconnect();
+      // The screen shown may be the account's own (a profile with its password form, the
+      // lobby's rated boxes): drawn again for the guest. A game screen follows the socket by
+      // itself, and the home screen keeps what was chosen on it.
+      if (/^#\/(g\/|$)/.test(location.hash) || !location.hash) renderHeader();
+      else route();
+    }, (e) => toast(errText(e), 'error'));
   } else if (m.t === 'error') {
     toast(errText(m), 'error');
   }
 });
+/** Whether a game is between two people (not against the computer, nor at one device). */
+function againstPerson(g) {
+  return g.you !== 'both' && !(g.red && g.red.ai_level) && !(g.blue && g.blue.ai_level);
+}
+
+/**
+ * A game of this player's started, not asked for by this tab (a friend accepted a challenge
+ * made in another tab, or before a reload): it is opened, unless this tab is in the middle of
+ * another live game of the player's, which a notice with a link to the new one leaves alone.
+ */
+function gameStartedElsewhere(id) {
+  const shown = /^#\/g\/(.+)$/.exec(location.hash);
+  const current = shown && store.games.get(decodeURIComponent(shown[1]));
+  sound.play('start');
+  if (current && current.you && current.status === 'live') {
+    const note = toast(h('span', {}, t('other_game_started'), ' ',
+      h('a', { href: `#/g/${id}`, 'data-test': 'new-game-link', onclick: () => note.remove() }, t('go_to_game'))), 'info', 20000);
+    return;
+  }
+  toast(t('your_game_started'));
+  location.hash = `#/g/${id}`;
+}
+
 socket.onState((s) => {
   connState = s;
   const el = document.querySelector('[data-test=conn]');

@@ -226,7 +226,8 @@ export function mountGame(root, id, ctx) {
       h('span', { class: 'pname' },
         p && !p.ai_level && !p.guest ? h('a', { href: `#/u/${encodeURIComponent(p.name)}` }, playerName(p)) : playerName(p)),
       p && !p.ai_level ? h('span', { class: 'prating' }, p.level ? t('level_n', { n: p.level }) : '', p.rating ? ` · ${Math.round(p.rating)}` : '') : null,
-      p && !p.ai_level && isLive() && g.you !== 'both' ? h('span', {
+      // The other player's presence (one's own goes without saying: the header tells a lost connection).
+      p && !p.ai_level && isLive() && g.you !== 'both' && g.you !== color ? h('span', {
         class: `presence ${online ? 'on' : 'off'}`, 'data-test': `presence-${color}`, title: online ? t('online') : t('offline'),
       }, online ? t('online') : t('offline')) : null,
       g.you === color ? h('span', { class: 'you-tag' }, t('you')) : null);
@@ -527,7 +528,10 @@ export function mountGame(root, id, ctx) {
           row(t('coins'), ch.coins_before, ch.coins_after), row(t('rating'), ch.rating_before, ch.rating_after))));
     }
     const unchanged = changes && seats.every((c) => !changes[c] || changes[c].score_after === changes[c].score_before);
-    if (result.winner && unchanged && g && g.moves.length <= 20 && g.rated) body.append(h('p', { class: 'note' }, t('short_game_note')));
+    // A rated game too short to count, won or drawn (an aborted one has its own reason).
+    if (result.reason !== 'aborted' && unchanged && g && g.moves.length <= 20 && g.rated) {
+      body.append(h('p', { class: 'note', 'data-test': 'short-game-note' }, t('short_game_note')));
+    }
     if (g && !g.rated && result.reason !== 'aborted') body.append(h('p', { class: 'note', 'data-test': 'casual-note' }, t('casual_note')));
     const buttons = [{ label: t('close'), value: 'close', primary: true }];
     if (g && g.you) buttons.unshift({ label: t('rematch'), value: 'rematch' });

@@ -23,12 +23,16 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Shows a short message at the bottom of the screen. */
-export function toast(text, kind = 'info') {
+/**
+ * Shows a short message at the bottom of the screen (text, or an element: a message with a
+ * link), for `ms` milliseconds.
+ */
+export function toast(text, kind = 'info', ms = 4000) {
   const box = document.getElementById('toasts');
   const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
   box.append(el);
-  setTimeout(() => el.remove(), 4000);
+  setTimeout(() => el.remove(), ms);
+  return el;
 }
 
 /** Says something to screen readers through the polite live region. */
