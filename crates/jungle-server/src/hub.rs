@@ -147,6 +147,10 @@ pub const CHALLENGE_TTL_MS: i64 = 24 * 3_600_000;
 /// Open challenges a player may have; a new one past this drops their oldest.
 pub const MAX_CHALLENGES_PER_USER: usize = 20;
 
+/// Open seeks a user may have at once; a new one past this drops that user's oldest (every
+/// change is sent to everyone in the lobby: one player's thousand seeks would flood them all).
+pub const MAX_SEEKS_PER_USER: usize = 5;
+
 /// Open challenges on the server; a new one past this drops the oldest.
 const MAX_CHALLENGES: usize = 10_000;
 
@@ -559,6 +563,12 @@ impl Hub {
             let mut reg = self.reg();
             reg.seeks
                 .retain(|s| !(s.owner == user.id && s.tc == tc && s.rated == rated));
+            // The seeks are in the order they were opened: the user's first is the oldest.
+            if reg.seeks.iter().filter(|s| s.owner == user.id).count() >= MAX_SEEKS_PER_USER {
+                if let Some(i) = reg.seeks.iter().position(|s| s.owner == user.id) {
+                    reg.seeks.remove(i);
+                }
+            }
             reg.seeks.push(Seek {
                 id: id.clone(),
                 user: user.name.clone(),

@@ -70,8 +70,36 @@ pub fn app(state: AppState) -> Router {
         .merge(ws::router())
         .merge(web::router())
         .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
+        .layer(axum::middleware::from_fn(same_origin_posts))
         .layer(axum::middleware::map_response(error::json_errors))
         .with_state(state)
+}
+
+/// Refuses a request that changes something (any method but GET and HEAD) from a page of another
+/// origin, 403 `forbidden`, as the WebSocket upgrade does ([`ws::origin_allowed`]). The session
+/// cookie is `SameSite=Lax`, but another port of the same host, or a sibling subdomain, is the
+/// same *site* and still sends it: without this, such a page could register the visitor's guest
+/// account under its own password, or sign the visitor in or out. Requests without `Origin` (not
+/// from a browser) pass.
+async fn same_origin_posts(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let safe = matches!(
+        *req.method(),
+        axum::http::Method::GET | axum::http::Method::HEAD
+    );
+    if !safe && !ws::origin_allowed(req.headers()) {
+        return (
+            axum::http::StatusCode::FORBIDDEN,
+            axum::Json(serde_json::json!({
+                "error": {"code": "forbidden", "message": "a request from a page of another origin"}
+            })),
+        )
+            .into_response();
+    }
+    next.run(req).await
 }
 
 /// How to run the server (the flags of `jungle serve`).

@@ -348,9 +348,17 @@ impl Conn {
                     let mut rx = hub.lobby_feed();
                     let out = self.out.clone();
                     self.lobby = Some(tokio::spawn(async move {
-                        while let Ok(t) = rx.recv().await {
-                            if out.send(t).await.is_err() {
-                                break;
+                        loop {
+                            match rx.recv().await {
+                                Ok(t) => {
+                                    if out.send(t).await.is_err() {
+                                        break;
+                                    }
+                                }
+                                // Each message is the whole list: a reader that fell behind
+                                // skips to the newest ones and is up to date again.
+                                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                                Err(broadcast::error::RecvError::Closed) => break,
                             }
                         }
                     }));

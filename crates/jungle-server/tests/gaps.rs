@@ -192,3 +192,66 @@ async fn requests_refused_before_a_handler_get_json_errors_too() {
     assert!(a.content_type.unwrap().starts_with("text/plain"));
     assert!(a.body.contains("[Red "), "{}", a.body);
 }
+
+/// A raw `POST` with an optional `Origin` header: (status, body).
+async fn post_from(addr: std::net::SocketAddr, path: &str, origin: Option<&str>) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\n{origin}Content-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.unwrap();
+    let status = out
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, out)
+}
+
+#[tokio::test]
+async fn requests_that_change_something_are_refused_from_pages_of_other_origins() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    // Another port of the same host is the same site: the cookie would go along.
+    for evil in ["http://127.0.0.1:1", "http://evil.example.test", "null"] {
+        let (status, body) = post_from(srv.addr, "/api/guest", Some(evil)).await;
+        assert_eq!(status, 403, "{evil}: {body}");
+        assert!(body.contains(r#""code":"forbidden""#), "{body}");
+    }
+    // The page's own origin, and programs that send none, are served.
+    let own = format!("http://{}", srv.addr);
+    assert_eq!(post_from(srv.addr, "/api/guest", Some(&own)).await.0, 200);
+    assert_eq!(post_from(srv.addr, "/api/guest", None).await.0, 200);
+    // Reading is not refused.
+    assert_eq!(srv.get("/api/health", None).await.status, 200);
+}
+
+#[tokio::test]
+async fn one_player_holds_a_few_seeks_at_most() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut p = srv.guest().await;
+    let mut ids = Vec::new();
+    for clock_s in 1..=7 {
+        let tc = json!({"clock_s": clock_s * 60, "inc_s": 0, "move_s": 0});
+        p.send(json!({"t": "seek", "tc": tc, "rated": false})).await;
+        ids.push(p.expect("seek_created").await["id"].clone());
+    }
+    p.send(json!({"t": "lobby"})).await;
+    let seeks = p.expect("seeks").await["seeks"].clone();
+    let listed: Vec<Value> = seeks
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].clone())
+        .collect();
+    // The newest five; the two oldest went.
+    assert_eq!(listed.len(), jungle_server::hub::MAX_SEEKS_PER_USER);
+    for id in &ids[2..] {
+        assert!(listed.contains(id), "{id} missing from {listed:?}");
+    }
+}
