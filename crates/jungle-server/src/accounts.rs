@@ -123,14 +123,29 @@ pub struct Credentials {
     pub password: String,
 }
 
-/// Checks a new account name: 3–20 letters (any script), digits, `_` or `-`, not `Guest-…`.
+/// A name as typed, in the form it is kept and looked up in: Unicode NFKC, so that a full-width
+/// `Ａｌｉｃｅ` is the `Alice` it looks like (and so taken when `alice` is), and `Ｇuest-1` is
+/// reserved like `Guest-1`.
+pub fn normalize_name(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfkc().collect()
+}
+
+/// Characters that count as letters but show as nothing (Hangul fillers): a name of them would
+/// look blank, or like another name.
+fn invisible(c: char) -> bool {
+    matches!(c, '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}')
+}
+
+/// Checks a new account name (in [`normalize_name`]'s form): 3–20 letters (any script), digits,
+/// `_` or `-`, not `Guest-…`.
 pub fn validate_name(name: &str) -> Result<(), ApiError> {
     if !NAME_CHARS.contains(&name.chars().count()) {
         return Err(ApiError::Account(AccountRule::NameLength));
     }
     if !name
         .chars()
-        .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        .all(|c| (c.is_alphanumeric() && !invisible(c)) || c == '_' || c == '-')
     {
         return Err(ApiError::Account(AccountRule::NameChars));
     }
@@ -189,7 +204,8 @@ async fn register(
         return Err(ApiError::RateLimited);
     }
     let c: Credentials = json_body(&body)?;
-    validate_name(&c.name)?;
+    let name = normalize_name(&c.name);
+    validate_name(&name)?;
     validate_password(&c.password)?;
     let hash = hash_password(c.password).await?;
     let now = state.hub.clock().now_ms();
@@ -199,7 +215,7 @@ async fn register(
             let user = state
                 .hub
                 .store()
-                .register_guest(&current.id, &c.name, &hash)
+                .register_guest(&current.id, &name, &hash)
                 .await?;
             return Ok(Json(json!({ "user": user })).into_response());
         }
@@ -207,7 +223,7 @@ async fn register(
     let user = state
         .hub
         .store()
-        .create_user(&c.name, Some(&hash), now)
+        .create_user(&name, Some(&hash), now)
         .await?;
     start_session(&state, user).await
 }
@@ -221,7 +237,13 @@ async fn login(
         return Err(ApiError::RateLimited);
     }
     let c: Credentials = json_body(&body)?;
-    let found = state.hub.store().login_lookup(&c.name).await?;
+    let store = state.hub.store();
+    // Names are kept in NFKC form; one kept before that, as it was typed.
+    let name = normalize_name(&c.name);
+    let mut found = store.login_lookup(&name).await?;
+    if found.is_none() && name != c.name {
+        found = store.login_lookup(&c.name).await?;
+    }
     let Some((user, Some(hash))) = found else {
         // Spend the same time as a real check, so names cannot be probed by timing.
         let _ = verify_password(c.password, DUMMY_HASH.into()).await;

@@ -768,6 +768,24 @@ async fn accounts_sessions_and_http_errors() {
         .await;
     assert_eq!(dup.status, 409);
     assert_eq!(dup.json()["error"]["code"], "name_taken");
+    // Full-width, the same name: taken too; and it signs in as it looks.
+    let wide = srv
+        .post(
+            "/api/register",
+            None,
+            Some(&json!({"name": "Ｃａｒｏｌ", "password": "long enough"})),
+        )
+        .await;
+    assert_eq!(wide.status, 409, "{}", wide.body);
+    let login = srv
+        .post(
+            "/api/login",
+            None,
+            Some(&json!({"name": "ｃａｒｏｌ", "password": "long enough"})),
+        )
+        .await;
+    assert_eq!(login.status, 200, "{}", login.body);
+    assert_eq!(login.json()["user"]["name"], "carol");
     // Each broken rule has its own code (clients say it in their language) and an English
     // message naming the rule; nothing is created.
     for (name, password, code, says) in [
@@ -780,6 +798,21 @@ async fn accounts_sessions_and_http_errors() {
         ),
         ("bad name", "long enough", "name_chars", "letters, digits"),
         ("GUEST_42", "long enough", "name_reserved", "reserved"),
+        // Full-width letters are the letters they look like: reserved too.
+        ("Ｇuest-42", "long enough", "name_reserved", "reserved"),
+        // Letters that show as nothing (Hangul fillers): a blank name, or a look-alike.
+        (
+            "\u{3164}\u{3164}\u{3164}",
+            "long enough",
+            "name_chars",
+            "letters, digits",
+        ),
+        (
+            "Carol\u{3164}",
+            "long enough",
+            "name_chars",
+            "letters, digits",
+        ),
         ("erin", "short", "password_length", "8 to 128 characters"),
     ] {
         let bad = srv
