@@ -4,27 +4,71 @@
 
 use jungle::{Game, Move};
 use jungle_engine::{Score, SearchResult};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The pool of AI searches.
 #[derive(Clone)]
 pub struct AiPool {
     permits: Arc<Semaphore>,
+    /// A waiting line per asker (a player, or an address): an asker's searches wait for each
+    /// other before they queue for the pool, so that one player with thirty AI games (or one
+    /// address with a pile of analyses) holds one place in the pool's queue, not thirty, and
+    /// everyone else's searches go on.
+    lines: Arc<Mutex<HashMap<String, Arc<Semaphore>>>>,
 }
+
+/// Lines kept before the idle ones are dropped.
+const MAX_IDLE_LINES: usize = 4096;
 
 impl AiPool {
     /// A pool running at most `max_searches` searches at once.
     pub fn new(max_searches: usize) -> AiPool {
         AiPool {
             permits: Arc::new(Semaphore::new(max_searches.max(1))),
+            lines: Arc::default(),
         }
     }
 
-    /// The AI's move at `level` (1–10) within `budget`, or None when there is no legal move.
-    pub async fn choose(&self, game: Game, level: u8, budget: Duration) -> Option<Move> {
-        let _permit = self.permits.clone().acquire_owned().await.ok()?;
+    /// A place in the pool for a search of `asker` (None: no line of its own): first the
+    /// asker's turn in its own line, then a permit of the pool (tokio's semaphores serve in
+    /// order).
+    async fn turn(
+        &self,
+        asker: Option<&str>,
+    ) -> Option<(Option<OwnedSemaphorePermit>, OwnedSemaphorePermit)> {
+        let own = match asker {
+            Some(a) => {
+                let line = {
+                    let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
+                    if lines.len() >= MAX_IDLE_LINES {
+                        lines.retain(|_, l| Arc::strong_count(l) > 1);
+                    }
+                    lines
+                        .entry(a.to_string())
+                        .or_insert_with(|| Arc::new(Semaphore::new(1)))
+                        .clone()
+                };
+                Some(line.acquire_owned().await.ok()?)
+            }
+            None => None,
+        };
+        let pool = self.permits.clone().acquire_owned().await.ok()?;
+        Some((own, pool))
+    }
+
+    /// The AI's move at `level` (1–10) within `budget`, or None when there is no legal move;
+    /// `asker`'s searches take their turns one by one (see [`AiPool`]).
+    pub async fn choose(
+        &self,
+        game: Game,
+        level: u8,
+        budget: Duration,
+        asker: Option<&str>,
+    ) -> Option<Move> {
+        let _turn = self.turn(asker).await?;
         tokio::task::spawn_blocking(move || engine_move(&game, level, budget))
             .await
             .ok()
@@ -33,14 +77,16 @@ impl AiPool {
 
     /// A full-strength search of `game` for the analysis endpoint and the AI's draw decisions:
     /// best move, score, depth and main line, and the best `lines` moves (1 or more) each with
-    /// its score and line. `None` only when the search could not be run.
+    /// its score and line. `None` only when the search could not be run. `asker`'s searches take
+    /// their turns one by one (see [`AiPool`]).
     pub async fn analyze(
         &self,
         game: Game,
         budget: Duration,
         lines: usize,
+        asker: Option<&str>,
     ) -> Option<SearchResult> {
-        let _permit = self.permits.clone().acquire_owned().await.ok()?;
+        let _turn = self.turn(asker).await?;
         tokio::task::spawn_blocking(move || jungle_engine::analyze(&game, budget, lines))
             .await
             .ok()
@@ -82,6 +128,35 @@ fn engine_move(game: &Game, level: u8, budget: Duration) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn one_askers_many_searches_take_one_place_in_the_queue() {
+        // One search at a time. Alice asks for three (the first a long one), then Bob for one:
+        // Bob's comes second, not after all of Alice's.
+        let pool = AiPool::new(1);
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let ask = |who: &'static str, n: u32, ms: u64| {
+            let (pool, tx) = (pool.clone(), tx.clone());
+            tokio::spawn(async move {
+                let game = Game::new(jungle::Rules::STANDARD);
+                pool.choose(game, 10, Duration::from_millis(ms), Some(who))
+                    .await
+                    .expect("a move");
+                let _ = tx.send(format!("{who}{n}"));
+            })
+        };
+        let a1 = ask("alice", 1, 300);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let a2 = ask("alice", 2, 20);
+        let a3 = ask("alice", 3, 20);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let b1 = ask("bob", 1, 20);
+        for t in [a1, a2, a3, b1] {
+            t.await.unwrap();
+        }
+        let order: Vec<String> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        assert_eq!(order, ["alice1", "bob1", "alice2", "alice3"]);
+    }
 
     fn cp(c: i32) -> SearchResult {
         SearchResult {

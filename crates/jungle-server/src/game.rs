@@ -567,6 +567,12 @@ impl Actor {
         }
     }
 
+    /// Who the AI of seat `ai` searches for: the player across the board (their searches take
+    /// turns, see [`crate::ai::AiPool`]).
+    fn ai_asker(&self, ai: Color) -> Option<String> {
+        self.meta.seats[!ai].user.as_ref().map(|u| u.to_string())
+    }
+
     /// Asks the AI (off the runtime) whether it accepts the draw `self.draw_offer`; the answer
     /// comes back as [`Cmd::AiDraw`].
     fn start_draw_check(&mut self, ai: Color) {
@@ -577,10 +583,16 @@ impl Actor {
         let budget = (self.hub.config().ai_ms_per_level * DRAW_CHECK_LEVELS).max(1) as u64;
         let tx = self.tx.clone();
         let ai_pool = self.hub.ai();
+        let asker = self.ai_asker(ai);
         tokio::spawn(async move {
             let plies = game.len();
             let a = ai_pool
-                .analyze(game, std::time::Duration::from_millis(budget), 1)
+                .analyze(
+                    game,
+                    std::time::Duration::from_millis(budget),
+                    1,
+                    asker.as_deref(),
+                )
                 .await;
             let accept = crate::ai::accepts_draw(a.as_ref(), ai_to_move, plies);
             let _ = tx.send(Cmd::AiDraw { check, accept }).await;
@@ -980,12 +992,14 @@ impl Actor {
         let game = self.game.clone();
         let tx = self.tx.clone();
         let ai_pool = self.hub.ai();
+        let asker = self.ai_asker(ai);
         tokio::spawn(async move {
             let mv = ai_pool
                 .choose(
                     game,
                     level,
                     std::time::Duration::from_millis(budget.max(1) as u64),
+                    asker.as_deref(),
                 )
                 .await;
             let _ = tx.send(Cmd::AiMove { search, mv }).await;

@@ -172,7 +172,12 @@ async fn analyze(
     let a = state
         .hub
         .analysis()
-        .analyze(game, Duration::from_millis(ms), lines)
+        .analyze(
+            game,
+            Duration::from_millis(ms),
+            lines,
+            Some(&ip.to_string()),
+        )
         .await
         .ok_or_else(|| ApiError::Internal("analysis failed".into()))?;
     let moves = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
