@@ -6,7 +6,7 @@ use crate::games_api::summary;
 use crate::hub::Sessions;
 use crate::ids::random_token;
 use crate::limits::{ClientIp, Request};
-use crate::store::User;
+use crate::store::{User, SESSION_LIFETIME_MS};
 use crate::AppState;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -61,7 +61,7 @@ pub async fn session(state: &AppState, headers: &HeaderMap) -> Result<(String, U
     let user = state
         .hub
         .store()
-        .session_user(&token)
+        .session_user(&token, state.hub.clock().now_ms())
         .await?
         .ok_or(ApiError::Unauthorized)?;
     Ok((token, user))
@@ -88,8 +88,10 @@ async fn start_session(state: &AppState, user: User) -> Result<Response, ApiErro
         .create_session(&token, &user.id, now)
         .await?;
     let mut resp = Json(json!({ "user": user })).into_response();
-    resp.headers_mut()
-        .insert(SET_COOKIE, cookie(state, &token, 365 * 24 * 3600));
+    resp.headers_mut().insert(
+        SET_COOKIE,
+        cookie(state, &token, SESSION_LIFETIME_MS / 1000),
+    );
     Ok(resp)
 }
 
@@ -267,7 +269,9 @@ fn clear_cookie(state: &AppState) -> Response {
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
     if let Some(token) = session_token(&headers) {
         let store = state.hub.store();
-        let user = store.session_user(&token).await?;
+        let user = store
+            .session_user(&token, state.hub.clock().now_ms())
+            .await?;
         store.delete_session(&token).await?;
         if let Some(user) = user {
             state.hub.sign_out(&user.id, Sessions::One(token.into()));

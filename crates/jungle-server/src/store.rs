@@ -310,6 +310,10 @@ async fn restart_log(pool: &AnyPool) -> std::result::Result<(), sqlx::Error> {
     r.map(|_| ())
 }
 
+/// How long a session lasts (as long as its cookie): a token found or stolen later is worth
+/// nothing, however it was kept.
+pub const SESSION_LIFETIME_MS: i64 = 365 * 24 * 3_600_000;
+
 /// How long a request waits for a database connection before it fails.
 pub const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
@@ -593,9 +597,10 @@ impl Store {
     }
 
     /// The account of a session token.
-    pub async fn session_user(&self, token: &str) -> Result<Option<User>> {
+    /// The account of a session that began less than [`SESSION_LIFETIME_MS`] before `now`.
+    pub async fn session_user(&self, token: &str, now: i64) -> Result<Option<User>> {
         let q = format!(
-            "SELECT {} FROM users u JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1",
+            "SELECT {} FROM users u JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1 AND s.created_at > $2",
             USER_COLS
                 .split(", ")
                 .map(|c| format!("u.{c}"))
@@ -604,6 +609,7 @@ impl Store {
         );
         let row = sqlx::query(&q)
             .bind(token_hash(token))
+            .bind(now - SESSION_LIFETIME_MS)
             .fetch_optional(&self.pool)
             .await?;
         row.map(|r| self.user_from_row(&r)).transpose()

@@ -214,7 +214,11 @@ impl Conn {
     /// Whether the socket's session still exists (a failing store counts as no).
     async fn session_alive(&self) -> bool {
         matches!(
-            self.state.hub.store().session_user(&self.session).await,
+            self.state
+                .hub
+                .store()
+                .session_user(&self.session, self.state.hub.clock().now_ms())
+                .await,
             Ok(Some(u)) if u.id == self.user.id
         )
     }

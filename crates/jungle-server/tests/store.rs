@@ -104,10 +104,18 @@ async fn accounts_sessions_and_names_round_trip() {
     assert_eq!(found, u);
     assert_eq!(hash.as_deref(), Some("$argon2id$fake"));
     s.create_session("tok-1", &u.id, 6).await.unwrap();
-    assert_eq!(s.session_user("tok-1").await.unwrap().unwrap().id, u.id);
-    assert!(s.session_user("tok-2").await.unwrap().is_none());
+    assert_eq!(s.session_user("tok-1", 7).await.unwrap().unwrap().id, u.id);
+    assert!(s.session_user("tok-2", 7).await.unwrap().is_none());
+    // A session lasts a year (as its cookie), not for ever.
+    let year = jungle_server::store::SESSION_LIFETIME_MS;
+    assert!(s
+        .session_user("tok-1", 6 + year - 1)
+        .await
+        .unwrap()
+        .is_some());
+    assert!(s.session_user("tok-1", 6 + year).await.unwrap().is_none());
     s.delete_sessions(&u.id).await.unwrap();
-    assert!(s.session_user("tok-1").await.unwrap().is_none());
+    assert!(s.session_user("tok-1", 7).await.unwrap().is_none());
     let g = s.create_user(&unique("Guest-"), None, 7).await.unwrap();
     assert!(g.guest);
     let reg = s
