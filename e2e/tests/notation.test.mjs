@@ -20,6 +20,10 @@ test('bad JFEN is refused with the field named', () => {
   // Each refusal also names its problem by code, for the catalogue's jfen_… text.
   const code = (text) => { try { parseJfen(text); } catch (e) { return [e.code, e.params]; } return null; };
   assert.deepEqual(code('l5t'), ['fields', {}]);
+  // A board, then counters without the side to move: that field is named, as the server does.
+  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L 0 1'), ['turn', { found: '0' }]);
+  assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L x 0'), ['turn', { found: 'x' }]);
+  assert.deepEqual(code('not a position'), ['fields', {}]);
   assert.deepEqual(code('l5t/1d3c1 r'), ['ranks', { n: 2 }]);
   assert.deepEqual(code('x5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r'), ['char', { ch: 'x', rank: 9 }]);
   assert.deepEqual(code('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5 r'), ['rank_files', { rank: 1 }]);

@@ -51,8 +51,32 @@ export function parseJfen(text) {
   // As long a text as the rules library reads (MAX_JFEN_LEN, in UTF-8 bytes).
   if (new TextEncoder().encode(String(text)).length > 256) throw new JfenError('too_long', { max: 256 }, 'JFEN: too long');
   const fields = String(text).trim().split(/\s+/);
-  if (fields.length !== 2 && fields.length !== 4) throw new JfenError('fields', {}, 'JFEN: expected 2 or 4 fields');
-  const rows = fields[0].split('/');
+  if (fields.length !== 2 && fields.length !== 4) {
+    // A wrong number of fields after a board: a bad side to move explains it best (`<board> 0 1`
+    // lacks it), as the rules library says.
+    if (fields.length > 2 && boardReads(fields[0])) readTurn(fields[1]);
+    throw new JfenError('fields', {}, 'JFEN: expected 2 or 4 fields');
+  }
+  const board = readBoard(fields[0]);
+  const t = readTurn(fields[1]);
+  // The counters, as the rules library reads them: whole numbers, the move number from 1.
+  const counters = fields.slice(2);
+  if (!counters.every((c) => /^\d+$/.test(c) && Number(c) <= 0xffffffff)) throw new JfenError('counters', {}, 'JFEN counters: expected whole numbers');
+  const [halfmoves, fullmove] = counters.length ? counters.map(Number) : [0, 1];
+  if (fullmove === 0) throw new JfenError('move_number_zero', {}, 'JFEN move number: starts at 1');
+  return { board, turn: t === 'b' ? 'blue' : 'red', halfmoves, fullmove };
+}
+
+/** The side to move, as the rules library reads it: `r` or `b`, either case, and `w` for Red. */
+function readTurn(field) {
+  const t = field.toLowerCase();
+  if (!['r', 'b', 'w'].includes(t)) throw new JfenError('turn', { found: field }, 'JFEN side to move: expected r or b');
+  return t;
+}
+
+/** The board field: a map of square to animal; throws a JfenError naming the rank at fault. */
+function readBoard(field) {
+  const rows = field.split('/');
   if (rows.length !== 9) throw new JfenError('ranks', { n: rows.length }, 'JFEN placement: expected 9 ranks');
   const board = new Map();
   rows.forEach((row, i) => {
@@ -71,15 +95,16 @@ export function parseJfen(text) {
     }
     if (file !== 7) throw new JfenError('rank_files', { rank }, `JFEN placement: rank ${rank} has ${file} files`);
   });
-  // As the rules library reads it: `r` or `b`, either case, and `w` for Red.
-  const t = fields[1].toLowerCase();
-  if (!['r', 'b', 'w'].includes(t)) throw new JfenError('turn', { found: fields[1] }, 'JFEN side to move: expected r or b');
-  // The counters, as the rules library reads them: whole numbers, the move number from 1.
-  const counters = fields.slice(2);
-  if (!counters.every((c) => /^\d+$/.test(c) && Number(c) <= 0xffffffff)) throw new JfenError('counters', {}, 'JFEN counters: expected whole numbers');
-  const [halfmoves, fullmove] = counters.length ? counters.map(Number) : [0, 1];
-  if (fullmove === 0) throw new JfenError('move_number_zero', {}, 'JFEN move number: starts at 1');
-  return { board, turn: t === 'b' ? 'blue' : 'red', halfmoves, fullmove };
+  return board;
+}
+
+function boardReads(field) {
+  try {
+    readBoard(field);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Prints a position object back to JFEN. */
