@@ -235,7 +235,7 @@ pub async fn build_state(
     let url = database_url(opts)?;
     let store = Store::connect_with(&url, Arc::new(levels), opts.sqlite_full_sync)
         .await
-        .map_err(|e| format!("database {}: {e}", database_place(&url)))?;
+        .map_err(|e| format!("{}: {e}", database_place(&url)))?;
     let hub = Hub::new(store, clock, opts.config.clone());
     let resumed = hub.resume_all().await?;
     if resumed > 0 {
