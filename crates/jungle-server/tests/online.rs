@@ -759,31 +759,13 @@ async fn accounts_sessions_and_http_errors() {
     assert_eq!(r.json()["user"]["id"], g.json()["user"]["id"]);
     assert_eq!(r.json()["user"]["guest"], false);
     assert!(!r.body.contains("argon2"), "no hash in answers");
-    let dup = srv
-        .post(
-            "/api/register",
-            None,
-            Some(&json!({"name": "Carol", "password": "long enough"})),
-        )
-        .await;
+    let dup = post_account(&srv, "/api/register", "Carol", "long enough").await;
     assert_eq!(dup.status, 409);
     assert_eq!(dup.json()["error"]["code"], "name_taken");
     // Full-width, the same name: taken too; and it signs in as it looks.
-    let wide = srv
-        .post(
-            "/api/register",
-            None,
-            Some(&json!({"name": "Ｃａｒｏｌ", "password": "long enough"})),
-        )
-        .await;
+    let wide = post_account(&srv, "/api/register", "Ｃａｒｏｌ", "long enough").await;
     assert_eq!(wide.status, 409, "{}", wide.body);
-    let login = srv
-        .post(
-            "/api/login",
-            None,
-            Some(&json!({"name": "ｃａｒｏｌ", "password": "long enough"})),
-        )
-        .await;
+    let login = post_account(&srv, "/api/login", "ｃａｒｏｌ", "long enough").await;
     assert_eq!(login.status, 200, "{}", login.body);
     assert_eq!(login.json()["user"]["name"], "carol");
     // Each broken rule has its own code (clients say it in their language) and an English
@@ -815,34 +797,16 @@ async fn accounts_sessions_and_http_errors() {
         ),
         ("erin", "short", "password_length", "8 to 128 characters"),
     ] {
-        let bad = srv
-            .post(
-                "/api/register",
-                None,
-                Some(&json!({"name": name, "password": password})),
-            )
-            .await;
+        let bad = post_account(&srv, "/api/register", name, password).await;
         assert_eq!(bad.status, 400, "{name}: {}", bad.body);
         assert_eq!(bad.json()["error"]["code"], code, "{name}");
         let message = bad.json()["error"]["message"].as_str().unwrap().to_string();
         assert!(message.contains(says), "{name}: {message}");
     }
     // A name in Chinese characters is a name of letters.
-    let zh = srv
-        .post(
-            "/api/register",
-            None,
-            Some(&json!({"name": "小明_2", "password": "long enough"})),
-        )
-        .await;
+    let zh = post_account(&srv, "/api/register", "小明_2", "long enough").await;
     assert_eq!(zh.status, 200, "{}", zh.body);
-    let erin = srv
-        .post(
-            "/api/login",
-            None,
-            Some(&json!({"name": "erin", "password": "short"})),
-        )
-        .await;
+    let erin = post_account(&srv, "/api/login", "erin", "short").await;
     assert_eq!(erin.status, 401, "the refused registration made no account");
     let bad = srv
         .post(
@@ -852,30 +816,12 @@ async fn accounts_sessions_and_http_errors() {
         )
         .await;
     assert_eq!(bad.status, 400);
-    let wrong = srv
-        .post(
-            "/api/login",
-            None,
-            Some(&json!({"name": "carol", "password": "wrong one"})),
-        )
-        .await;
+    let wrong = post_account(&srv, "/api/login", "carol", "wrong one").await;
     assert_eq!(wrong.status, 401);
-    let l1 = srv
-        .post(
-            "/api/login",
-            None,
-            Some(&json!({"name": "carol", "password": "long enough"})),
-        )
-        .await;
+    let l1 = post_account(&srv, "/api/login", "carol", "long enough").await;
     assert_eq!(l1.status, 200);
     let t1 = l1.session.unwrap();
-    let l2 = srv
-        .post(
-            "/api/login",
-            None,
-            Some(&json!({"name": "CAROL", "password": "long enough"})),
-        )
-        .await;
+    let l2 = post_account(&srv, "/api/login", "CAROL", "long enough").await;
     let t2 = l2.session.unwrap();
     assert_eq!(
         srv.get("/api/me", Some(&t1)).await.json()["user"]["name"],
@@ -1260,4 +1206,19 @@ async fn a_challenge_waits_for_its_challenger_to_be_online() {
     bob.send(json!({"t": "accept_challenge", "id": id})).await;
     assert_eq!(alice.expect("game").await["game"]["you"], "red");
     assert_eq!(bob.expect("game").await["game"]["you"], "blue");
+}
+
+/// `POST` of a name and a password (`/api/register`, `/api/login`) without a session.
+async fn post_account(
+    srv: &TestServer,
+    path: &str,
+    name: &str,
+    password: &str,
+) -> jungle_server::client::HttpAnswer {
+    srv.post(
+        path,
+        None,
+        Some(&json!({"name": name, "password": password})),
+    )
+    .await
 }
