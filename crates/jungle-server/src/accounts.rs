@@ -240,12 +240,8 @@ async fn login(
     }
     let c: Credentials = json_body(&body)?;
     let store = state.hub.store();
-    // Names are kept in NFKC form; one kept before that, as it was typed.
-    let name = normalize_name(&c.name);
-    let mut found = store.login_lookup(&name).await?;
-    if found.is_none() && name != c.name {
-        found = store.login_lookup(&c.name).await?;
-    }
+    // Names are kept in NFKC form (those stored before are brought to it at start).
+    let found = store.login_lookup(&normalize_name(&c.name)).await?;
     let Some((user, Some(hash))) = found else {
         // Spend the same time as a real check, so names cannot be probed by timing.
         let _ = verify_password(c.password, DUMMY_HASH.into()).await;
@@ -339,7 +335,7 @@ async fn user(
     let user = state
         .hub
         .store()
-        .user_by_name(&name)
+        .user_by_name(&normalize_name(&name))
         .await?
         .ok_or(ApiError::NotFound("user"))?;
     Ok(Json(json!({ "user": user })).into_response())
@@ -362,7 +358,7 @@ async fn user_games(
 ) -> Result<Response, ApiError> {
     let store = state.hub.store();
     let user = store
-        .user_by_name(&name)
+        .user_by_name(&normalize_name(&name))
         .await?
         .ok_or(ApiError::NotFound("user"))?;
     let before = match &page.before {

@@ -13,10 +13,12 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 #[derive(Clone)]
 pub struct AiPool {
     permits: Arc<Semaphore>,
-    /// A waiting line per asker (a player, or an address): an asker's searches wait for each
-    /// other before they queue for the pool, so that one player with thirty AI games (or one
-    /// address with a pile of analyses) holds one place in the pool's queue, not thirty, and
-    /// everyone else's searches go on.
+    /// The pool's size: also how many searches one asker may have in it at once.
+    size: usize,
+    /// A waiting line per asker (a player, or an address): an asker's searches beyond the pool's
+    /// size wait for each other before they queue for the pool, so that one player with thirty
+    /// AI games (or one address with a pile of analyses) holds as many places in the pool's
+    /// queue as the pool has workers, not thirty, and everyone else's searches go on.
     lines: Arc<Mutex<HashMap<String, Arc<Semaphore>>>>,
 }
 
@@ -28,6 +30,7 @@ impl AiPool {
     pub fn new(max_searches: usize) -> AiPool {
         AiPool {
             permits: Arc::new(Semaphore::new(max_searches.max(1))),
+            size: max_searches.max(1),
             lines: Arc::default(),
         }
     }
@@ -48,7 +51,7 @@ impl AiPool {
                     }
                     lines
                         .entry(a.to_string())
-                        .or_insert_with(|| Arc::new(Semaphore::new(1)))
+                        .or_insert_with(|| Arc::new(Semaphore::new(self.size)))
                         .clone()
                 };
                 Some(line.acquire_owned().await.ok()?)

@@ -461,8 +461,14 @@ impl Actor {
                     self.remaining[c] = self.clock_left(c, now);
                     self.turn_start = now;
                     self.finish(Some(!c), "timeouts").await;
-                } else if let Err(e) = self.play_ply(Move::PASS, true).await {
-                    tracing::error!(game = %self.meta.id, error = %e.message, "timeout pass failed");
+                } else {
+                    // An AI search still running was for the position before this pass: its
+                    // move must never be played (the next turn starts a search of its own).
+                    self.search += 1;
+                    self.searching = false;
+                    if let Err(e) = self.play_ply(Move::PASS, true).await {
+                        tracing::error!(game = %self.meta.id, error = %e.message, "timeout pass failed");
+                    }
                 }
             }
             Due::Grace(c) => {

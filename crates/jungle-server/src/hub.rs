@@ -561,8 +561,10 @@ impl Hub {
         let created = self.0.clock.now_ms();
         {
             let mut reg = self.reg();
-            reg.seeks
-                .retain(|s| !(s.owner == user.id && s.tc == tc && s.rated == rated));
+            let rules = rules.to_string();
+            reg.seeks.retain(|s| {
+                !(s.owner == user.id && s.tc == tc && s.rated == rated && s.rules == rules)
+            });
             // The seeks are in the order they were opened: the user's first is the oldest.
             if reg.seeks.iter().filter(|s| s.owner == user.id).count() >= MAX_SEEKS_PER_USER {
                 if let Some(i) = reg.seeks.iter().position(|s| s.owner == user.id) {
@@ -575,7 +577,7 @@ impl Hub {
                 rating: user.rating.round(),
                 tc,
                 rated,
-                rules: rules.to_string(),
+                rules,
                 owner: user.id.clone(),
                 created,
             });

@@ -236,6 +236,10 @@ pub async fn build_state(
     let store = Store::connect_with(&url, Arc::new(levels), opts.sqlite_full_sync)
         .await
         .map_err(|e| format!("{}: {e}", database_place(&url)))?;
+    let renamed = store.normalize_names(accounts::normalize_name).await?;
+    if renamed > 0 {
+        tracing::info!(renamed, "account names brought to their NFKC form");
+    }
     let hub = Hub::new(store, clock, opts.config.clone());
     let resumed = hub.resume_all().await?;
     if resumed > 0 {

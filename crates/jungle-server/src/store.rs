@@ -563,6 +563,38 @@ impl Store {
         row.map(|r| self.user_from_row(&r)).transpose()
     }
 
+    /// Brings every stored name to the form `form` gives (names are kept in NFKC form since
+    /// 2026-12-07; those stored before keep working and cannot be shadowed by a look-alike).
+    /// A name whose new form another account holds already is left as it is (and logged).
+    /// Returns how many names changed.
+    pub async fn normalize_names(&self, form: impl Fn(&str) -> String) -> Result<usize> {
+        let rows = sqlx::query("SELECT id, name FROM users")
+            .fetch_all(&self.pool)
+            .await?;
+        let mut changed = 0;
+        for r in rows {
+            let (id, name): (String, String) = (r.try_get("id")?, r.try_get("name")?);
+            let new = form(&name);
+            if new == name {
+                continue;
+            }
+            let res = sqlx::query("UPDATE users SET name = $1, name_key = $2 WHERE id = $3")
+                .bind(&new)
+                .bind(new.to_lowercase())
+                .bind(&id)
+                .execute(&self.pool)
+                .await;
+            match res {
+                Ok(_) => changed += 1,
+                Err(e) if is_unique_violation(&e) => {
+                    tracing::warn!(user = %id, %name, %new, "a name's normal form is taken: kept as it was");
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(changed)
+    }
+
     /// An account and its password hash, for logging in.
     pub async fn login_lookup(&self, name: &str) -> Result<Option<(User, Option<String>)>> {
         let q = format!("SELECT {USER_COLS}, password_hash FROM users WHERE name_key = $1");

@@ -127,6 +127,50 @@ async fn accounts_sessions_and_names_round_trip() {
 }
 
 #[tokio::test]
+async fn names_stored_before_nfkc_are_brought_to_it_unless_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path()).await;
+    let n = rand::random::<u16>();
+    // Kept as typed, before names were normalised: full-width letters and digits.
+    let wide = |t: &str| {
+        t.chars()
+            .map(|c| char::from_u32(c as u32 + 0xFEE0).unwrap())
+            .collect::<String>()
+    };
+    let bobby = s
+        .create_user(&wide(&format!("Bobby{n}")), None, 1)
+        .await
+        .unwrap();
+    let alice_wide = s
+        .create_user(&wide(&format!("Alice{n}")), None, 1)
+        .await
+        .unwrap();
+    let alice = s.create_user(&format!("alice{n}"), None, 1).await.unwrap();
+    let form = jungle_server::accounts::normalize_name;
+    assert!(s.normalize_names(form).await.unwrap() >= 1);
+    // Bobby reads as he looks: a new `bobby…` would now be taken.
+    let found = s.user_by_name(&format!("bobby{n}")).await.unwrap().unwrap();
+    assert_eq!((found.id, found.name), (bobby.id, format!("Bobby{n}")));
+    assert!(matches!(
+        s.create_user(&format!("BOBBY{n}"), None, 2).await,
+        Err(StoreError::NameTaken)
+    ));
+    // The full-width Alice's normal form is taken: both accounts stay as they were.
+    assert_eq!(
+        s.user_by_name(&format!("alice{n}"))
+            .await
+            .unwrap()
+            .unwrap()
+            .id,
+        alice.id
+    );
+    let kept = s.user(&alice_wide.id).await.unwrap().unwrap();
+    assert_eq!(kept.name, alice_wide.name);
+    // A second pass finds nothing more to do.
+    assert_eq!(s.normalize_names(form).await.unwrap(), 0);
+}
+
+#[tokio::test]
 async fn games_plies_and_results_are_stored_and_read_back() {
     let dir = tempfile::tempdir().unwrap();
     let s = store(dir.path()).await;
