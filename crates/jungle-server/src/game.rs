@@ -569,6 +569,12 @@ impl Actor {
         if let Some(mv) = mv {
             if let Err(e) = self.play_ply(mv, false).await {
                 tracing::error!(game = %self.meta.id, error = %e.message, "AI move refused");
+                // Never leave the game waiting on an AI that will not move again: any legal move.
+                if let Some(m) = self.game.legal_moves().first().copied() {
+                    if let Err(e) = self.play_ply(m, false).await {
+                        tracing::error!(game = %self.meta.id, error = %e.message, "AI fallback move refused");
+                    }
+                }
             }
         }
     }
