@@ -912,6 +912,9 @@ impl App {
             self.error_msg(Msg::Disconnected);
         } else if self.spectating() {
             self.info(Msg::Spectating);
+        } else if self.opponent == Opponent::Online && self.online.game_id.is_none() {
+            // No game yet: the seek is still waiting for an opponent.
+            self.info(Msg::Waiting);
         } else {
             self.error_msg(Msg::NotYourTurn);
         }
@@ -1208,7 +1211,15 @@ impl App {
             Opponent::Online => {
                 let is_ai_game = self.online.ai_levels.iter().any(Option::is_some);
                 match (&self.online.game_id, is_ai_game) {
-                    (Some(id), true) => vec![Command::Send(send::about("takeback", id))],
+                    (Some(id), true) => {
+                        // The server answers with the game as it was: the hint shown (and the
+                        // animal picked) were for the position taken back.
+                        let cmd = Command::Send(send::about("takeback", id));
+                        self.hint = None;
+                        self.selected = None;
+                        self.info(Msg::Undone);
+                        vec![cmd]
+                    }
                     _ => {
                         self.error_msg(Msg::TakebackOnlyAi);
                         Vec::new()
@@ -1264,6 +1275,10 @@ impl App {
             let Some(id) = self.online.game_id.clone() else {
                 return Vec::new();
             };
+            if self.spectating() {
+                self.info(Msg::RematchSpectator);
+                return Vec::new();
+            }
             if self.online.result.is_none() {
                 self.error_msg(Msg::GameStillOn);
                 return Vec::new();

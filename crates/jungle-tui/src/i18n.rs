@@ -229,6 +229,7 @@ messages! {
     Review => "tui_review";
     DrawDeclined => "draw_declined";
     HintSpectator => "tui_hint_spectator";
+    RematchSpectator => "tui_rematch_spectator";
     AnalysisSpectator => "tui_analysis_spectator";
     WatchNotFound => "tui_watch_not_found": "id";
     QuitConfirm => "tui_quit_confirm";

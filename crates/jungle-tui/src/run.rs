@@ -293,8 +293,12 @@ pub type Tui = Terminal<CrosstermBackend<Stdout>>;
 
 /// Pause between reconnection attempts.
 const RECONNECT_PAUSE: Duration = Duration::from_secs(2);
-/// Attempts before giving up (about a minute, the server's default reconnect grace).
+/// Attempts at [`RECONNECT_PAUSE`] (about a minute, the server's default reconnect grace); after
+/// them the client keeps trying every [`RECONNECT_PAUSE_LATER`], as its status line says, until
+/// the server is back or the player quits.
 const RECONNECT_ATTEMPTS: u32 = 30;
+/// Pause between reconnection attempts after the first [`RECONNECT_ATTEMPTS`].
+const RECONNECT_PAUSE_LATER: Duration = Duration::from_secs(10);
 
 /// The server connection and what is needed to open it again after a drop.
 struct Link {
@@ -310,17 +314,22 @@ impl Link {
     /// makes the app watch its game again.
     fn maybe_reconnect(&mut self, tx: &mpsc::Sender<Event>) {
         let Some(at) = self.retry_at else { return };
-        if Instant::now() < at || self.attempts >= RECONNECT_ATTEMPTS {
+        if Instant::now() < at {
             return;
         }
-        self.attempts += 1;
+        self.attempts = self.attempts.saturating_add(1);
+        let pause = if self.attempts < RECONNECT_ATTEMPTS {
+            RECONNECT_PAUSE
+        } else {
+            RECONNECT_PAUSE_LATER
+        };
         match net::connect(&self.url, &self.cookie, tx.clone(), wrap_socket) {
             Ok(c) => {
                 self.conn = Some(c);
                 self.retry_at = None;
                 self.attempts = 0;
             }
-            Err(_) => self.retry_at = Some(Instant::now() + RECONNECT_PAUSE),
+            Err(_) => self.retry_at = Some(Instant::now() + pause),
         }
     }
 }

@@ -705,8 +705,12 @@ fn online_takeback_is_offered_against_the_server_ai() {
     let blue_ai = json!({"blue": {"name": "AI", "ai_level": 4}});
     app.handle(Event::Server(state("red", &["g3g4", "a7a6"], blue_ai)), now);
     assert!(app.player_label(Color::Blue).contains("Computer (level 4)"));
+    app.selected = Some(Square::G4);
     let cmds = press(&mut app, now, &[Key::Char('u')]);
     assert_eq!(sent(&cmds), vec![json!({"t":"takeback","game":"g1"})]);
+    // What was picked (a hint's animal, say) was for the position taken back.
+    assert_eq!(app.selected, None);
+    assert_eq!(status(&app), "Move taken back");
     // The server answers a takeback with the new state.
     app.handle(Event::Server(state("red", &[], blue_ai_again())), now);
     assert!(app.game.is_empty());
@@ -838,6 +842,22 @@ fn watching_a_game_asks_for_it_even_with_own_live_games() {
     assert!(cmds.is_empty());
     assert_eq!(app.game.len(), 1);
     assert!(status(&app).contains("watching"), "{}", status(&app));
+    // Neither a new game nor a rematch is a spectator's to ask for: nothing is sent.
+    let cmds = press(&mut app, now, &[Key::Char('n')]);
+    assert!(sent(&cmds).is_empty());
+    assert_eq!(
+        status(&app),
+        "Spectators cannot start a new game or ask for a rematch."
+    );
+}
+
+#[test]
+fn a_move_typed_before_an_opponent_joins_says_that_the_seek_waits() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
+    server(&mut app, now, json!({"t":"seek_created","id":"s1"}));
+    type_text(&mut app, now, "g3g4");
+    assert_eq!(status(&app), "Waiting for an opponent");
 }
 
 #[test]
