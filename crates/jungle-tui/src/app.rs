@@ -210,6 +210,8 @@ pub struct OnlineState {
     pub you: Option<Seat>,
     /// Player names.
     pub names: [String; 2],
+    /// The game's time control, as the server gave it.
+    pub tc: Option<crate::proto::TimeControl>,
     /// AI levels of the seats.
     pub ai_levels: [Option<u8>; 2],
     /// The last clocks and when they arrived.
@@ -1344,16 +1346,25 @@ impl App {
         } else {
             "Casual"
         };
-        let mut rec = GameRecord::from_game(
-            &self.game,
-            &[
-                ("Event", event),
-                ("Site", "jungle play"),
-                ("Date", &date),
-                ("Red", &red),
-                ("Blue", &blue),
-            ],
-        );
+        let tc = self
+            .online
+            .tc
+            .filter(|_| self.opponent == Opponent::Online)
+            .map(|tc| tc.to_string());
+        // In the order of RULES §10's example: `from_game` fills in Result and Variant.
+        let mut tags = vec![
+            ("Event", event),
+            ("Site", "jungle play"),
+            ("Date", date.as_str()),
+            ("Red", red.as_str()),
+            ("Blue", blue.as_str()),
+            ("Result", "*"),
+            ("Variant", "standard"),
+        ];
+        if let Some(tc) = &tc {
+            tags.push(("TimeControl", tc));
+        }
+        let mut rec = GameRecord::from_game(&self.game, &tags);
         if let Some(r) = &self.online.result {
             let result = match r.winner {
                 Some(Side::Red) => "1-0",
@@ -1605,6 +1616,7 @@ impl App {
         self.online.game_id = Some(st.id);
         self.online.you = st.you;
         self.online.names = [st.red.name, st.blue.name];
+        self.online.tc = st.tc;
         self.online.ai_levels = [st.red.ai_level, st.blue.ai_level];
         self.online.clocks = st.clocks.map(|c| (c, now));
         self.online.timeouts = st.timeouts.unwrap_or_default();

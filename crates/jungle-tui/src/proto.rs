@@ -250,6 +250,9 @@ pub struct GameState {
     /// The rule set (RULES §9).
     #[serde(default)]
     pub rules: Option<String>,
+    /// The time control.
+    #[serde(default)]
+    pub tc: Option<TimeControl>,
     /// The start position (JFEN).
     #[serde(default)]
     pub start_fen: Option<String>,
@@ -277,7 +280,7 @@ pub struct GameState {
 }
 
 /// A time control: game clock, increment and per-move limit in seconds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub struct TimeControl {
     /// Game clock per player (0 = none).
     pub clock_s: u32,
@@ -291,6 +294,13 @@ impl TimeControl {
     /// The JSON object of the protocol.
     pub fn to_json(self) -> Value {
         json!({"clock_s": self.clock_s, "inc_s": self.inc_s, "move_s": self.move_s})
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    /// `600+0/60`, the `[TimeControl]` form of RULES §10 (what [`TimeControl::from_str`] reads).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}+{}/{}", self.clock_s, self.inc_s, self.move_s)
     }
 }
 

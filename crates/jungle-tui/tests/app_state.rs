@@ -1536,4 +1536,23 @@ fn guests_names_read_in_the_display_language_and_records_keep_them() {
     assert!(app.player_label(Color::Red).starts_with("訪客123456"));
     app.lang = Lang::En;
     assert!(app.player_label(Color::Red).starts_with("Guest-123456"));
+    // The record keeps the real names, and has the game's time control, in RULES §10's order.
+    app.lang = Lang::ZhHans;
+    let rec = app.record();
+    assert_eq!(rec.tag("Red"), Some("Guest-123456"));
+    assert_eq!(rec.tag("TimeControl"), Some("60+0/10"));
+    let names: Vec<&str> = rec.tags.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Event",
+            "Site",
+            "Date",
+            "Red",
+            "Blue",
+            "Result",
+            "Variant",
+            "TimeControl"
+        ]
+    );
 }
