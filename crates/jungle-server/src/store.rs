@@ -353,7 +353,8 @@ fn parse_id<T: std::str::FromStr>(s: String) -> Result<T> {
 }
 
 impl Store {
-    /// Connects to `url` (`sqlite://…` or `postgres://…`), turns on WAL for SQLite and runs the
+    /// Connects to `url` (`sqlite://…` or `postgres://…`), turns on WAL for SQLite (in
+    /// `check_database`) and runs the
     /// migrations. SQLite syncs every commit to disk (`synchronous=FULL`).
     pub async fn connect(url: &str, levels: Arc<LevelTable>) -> Result<Store> {
         Self::connect_with(url, levels, true).await
@@ -399,12 +400,8 @@ impl Store {
                 })
             });
         }
+        // SQLite's WAL mode is the file's own, set by `check_database` above.
         let pool = opts.connect(url).await?;
-        if sqlite {
-            sqlx::query("PRAGMA journal_mode=WAL")
-                .execute(&pool)
-                .await?;
-        }
         sqlx::migrate!("./migrations").run(&pool).await?;
         let (plies_tx, plies_rx) = mpsc::channel(4096);
         // The writer (and SQLite's checkpointer) run on a thread of their own: each of their
