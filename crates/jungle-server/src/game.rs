@@ -6,7 +6,7 @@ use crate::clock::SharedClock;
 use crate::hub::Hub;
 use crate::ids::{GameId, UserId};
 use crate::scoring::{self, LEAVE_PENALTY_COINS, SHORT_GAME_PLIES};
-use crate::store::{PlyRow, Store, StoreError, TcMs, User};
+use crate::store::{PlyRow, StartStanding, Store, StoreError, TcMs, User};
 use crate::wire::{
     color_name, Clocks, GameResult, GameState, MoveEntry, PlayerInfo, RedBlue, TimeControl, WsError,
 };
@@ -55,6 +55,14 @@ impl Seat {
                 guest: u.guest,
             },
         }
+    }
+
+    /// A human seat's rating and level as the game starts (None for an AI seat).
+    pub fn start_standing(&self) -> Option<StartStanding> {
+        self.user.as_ref().map(|_| StartStanding {
+            rating: self.info.rating,
+            level: self.info.level,
+        })
     }
 
     /// An AI seat.

@@ -3,7 +3,7 @@
 use crate::error::ApiError;
 use crate::game::Seat;
 use crate::ids::GameId;
-use crate::store::{GameRow, PlyRow};
+use crate::store::{GameRow, PlyRow, StartStanding};
 use crate::wire::{Clocks, GameResult, GameState, MoveEntry, PlayerInfo, RedBlue, TimeControl};
 use crate::AppState;
 use axum::extract::{Path, Query, State};
@@ -48,14 +48,22 @@ async fn challenge(
     .into_response())
 }
 
+/// A stored game's seat as shown: the account's name, with its rating and level when the game
+/// started (the current ones for games stored before those were kept).
 async fn player(
     state: &AppState,
     user: &Option<crate::UserId>,
     ai: Option<u8>,
+    start: Option<StartStanding>,
 ) -> Result<PlayerInfo, ApiError> {
     if let Some(u) = user {
         if let Some(u) = state.hub.store().user(u).await? {
-            return Ok(Seat::human(&u).info);
+            let mut info = Seat::human(&u).info;
+            if let Some(s) = start {
+                info.rating = s.rating;
+                info.level = s.level;
+            }
+            return Ok(info);
         }
     }
     Ok(Seat::ai(ai.unwrap_or(1)).info)
@@ -74,8 +82,8 @@ pub async fn summary(state: &AppState, r: &GameRow) -> Result<serde_json::Value,
     };
     Ok(json!({
         "id": r.id,
-        "red": player(state, &r.red_user, r.red_ai).await?,
-        "blue": player(state, &r.blue_user, r.blue_ai).await?,
+        "red": player(state, &r.red_user, r.red_ai, r.red_start).await?,
+        "blue": player(state, &r.blue_user, r.blue_ai, r.blue_start).await?,
         "rated": r.rated,
         "tc": TimeControl::from_ms(r.tc),
         "rules": r.rules,
@@ -170,8 +178,8 @@ pub async fn stored_state(
     let live = row.status == "live";
     Ok(Some(GameState {
         id: row.id.clone(),
-        red: player(state, &row.red_user, row.red_ai).await?,
-        blue: player(state, &row.blue_user, row.blue_ai).await?,
+        red: player(state, &row.red_user, row.red_ai, row.red_start).await?,
+        blue: player(state, &row.blue_user, row.blue_ai, row.blue_start).await?,
         you: you_in(&row, viewer),
         rated: row.rated,
         tc: TimeControl::from_ms(row.tc),
@@ -267,8 +275,12 @@ async fn record(
     let row = store.game(&id).await?.ok_or(ApiError::NotFound("game"))?;
     let plies = store.plies(&id).await?;
     let game = replay(&row, &plies)?;
-    let red = player(&state, &row.red_user, row.red_ai).await?.name;
-    let blue = player(&state, &row.blue_user, row.blue_ai).await?.name;
+    let red = player(&state, &row.red_user, row.red_ai, row.red_start)
+        .await?
+        .name;
+    let blue = player(&state, &row.blue_user, row.blue_ai, row.blue_start)
+        .await?
+        .name;
     let date = chrono_date(row.started_at);
     let event = if row.rated { "Rated" } else { "Casual" };
     let tc = TimeControl::from_ms(row.tc).tag();

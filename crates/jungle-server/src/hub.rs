@@ -383,6 +383,8 @@ impl Hub {
             started_at: now,
             ended_at: None,
             changes: None,
+            red_start: seats[Color::Red].start_standing(),
+            blue_start: seats[Color::Blue].start_standing(),
         };
         self.0.store.insert_game(&row).await?;
         let meta = GameMeta {

@@ -132,6 +132,21 @@ pub struct GameRow {
     pub ended_at: Option<i64>,
     /// The score changes at the end (JSON).
     pub changes: Option<String>,
+    /// Red's rating and level when the game started (None for an AI seat, and for games
+    /// stored before these were kept).
+    pub red_start: Option<StartStanding>,
+    /// Blue's rating and level when the game started.
+    pub blue_start: Option<StartStanding>,
+}
+
+/// A player's rating and level when a game started, kept with the game so that histories and
+/// replays show the players as they were then.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StartStanding {
+    /// Glicko-2 rating.
+    pub rating: f64,
+    /// Level (RULES §8.5).
+    pub level: i64,
 }
 
 /// One acknowledged ply.
@@ -345,7 +360,16 @@ fn token_hash(token: &str) -> String {
 }
 
 const USER_COLS: &str = "id, name, guest, score, coins, rating, rd, vol, games, wins, losses, draws, disconnects, escapes";
-const GAME_COLS: &str = "id, red_user, blue_user, red_ai, blue_ai, hotseat, rated, clock_ms, inc_ms, move_ms, rules, start_fen, status, winner, reason, plies, started_at, ended_at, changes";
+const GAME_COLS: &str = "id, red_user, blue_user, red_ai, blue_ai, hotseat, rated, clock_ms, inc_ms, move_ms, rules, start_fen, status, winner, reason, plies, started_at, ended_at, changes, red_rating, red_level, blue_rating, blue_level";
+
+/// A seat's [`StartStanding`] from a games row (`side` is `red` or `blue`): both columns, or none.
+fn start_standing(r: &AnyRow, side: &str) -> Result<Option<StartStanding>> {
+    let rating: Option<f64> = r.try_get(format!("{side}_rating").as_str())?;
+    let level: Option<i64> = r.try_get(format!("{side}_level").as_str())?;
+    Ok(rating
+        .zip(level)
+        .map(|(rating, level)| StartStanding { rating, level }))
+}
 
 fn parse_id<T: std::str::FromStr>(s: String) -> Result<T> {
     s.parse()
@@ -685,8 +709,8 @@ impl Store {
     /// Stores a new live game.
     pub async fn insert_game(&self, g: &GameRow) -> Result<()> {
         sqlx::query(
-            "INSERT INTO games (id, red_user, blue_user, red_ai, blue_ai, hotseat, rated, clock_ms, inc_ms, move_ms, rules, start_fen, status, winner, reason, plies, started_at, ended_at, changes)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, NULL, 0, $14, NULL, NULL)",
+            "INSERT INTO games (id, red_user, blue_user, red_ai, blue_ai, hotseat, rated, clock_ms, inc_ms, move_ms, rules, start_fen, status, winner, reason, plies, started_at, ended_at, changes, red_rating, red_level, blue_rating, blue_level)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, NULL, 0, $14, NULL, NULL, $15, $16, $17, $18)",
         )
         .bind(g.id.as_str())
         .bind(g.red_user.as_ref().map(|u| u.as_str().to_string()))
@@ -702,6 +726,10 @@ impl Store {
         .bind(&g.start_fen)
         .bind(&g.status)
         .bind(g.started_at)
+        .bind(g.red_start.map(|s| s.rating))
+        .bind(g.red_start.map(|s| s.level))
+        .bind(g.blue_start.map(|s| s.rating))
+        .bind(g.blue_start.map(|s| s.level))
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -836,6 +864,8 @@ impl Store {
             started_at: r.try_get("started_at")?,
             ended_at: r.try_get("ended_at")?,
             changes: r.try_get("changes")?,
+            red_start: start_standing(r, "red")?,
+            blue_start: start_standing(r, "blue")?,
         })
     }
 

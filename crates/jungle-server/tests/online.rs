@@ -480,6 +480,13 @@ async fn rated_scores_levels_and_the_ten_round_rule() {
     assert!(c["red"]["rating_after"].as_f64().unwrap() > 1500.0);
     assert!(c["blue"]["rating_after"].as_f64().unwrap() < 1500.0);
     assert_eq!(c["red"]["coins_after"], 1000);
+    // The finished game shows its players as they were when it started, not as they are now.
+    let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+    assert_eq!(g["game"]["red"]["rating"], 1500.0, "{g}");
+    assert_eq!(g["game"]["blue"]["rating"], 1500.0, "{g}");
+    let hist = srv.get("/api/users/alice/games", None).await.json();
+    assert_eq!(hist["games"][0]["id"], game.as_str(), "{hist}");
+    assert_eq!(hist["games"][0]["red"]["rating"], 1500.0, "{hist}");
     let lb = srv.get("/api/leaderboard", None).await.json();
     assert_eq!(lb["users"][0]["name"], "alice");
     assert_eq!(lb["users"][0]["score"], 1);

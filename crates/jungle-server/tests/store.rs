@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use jungle_server::scoring::LevelTable;
-use jungle_server::store::{GameRow, PlyRow, Store, StoreError, TcMs};
+use jungle_server::store::{GameRow, PlyRow, StartStanding, Store, StoreError, TcMs};
 use jungle_server::{GameId, UserId};
 use serde_json::json;
 use std::sync::Arc;
@@ -77,6 +77,8 @@ fn live_ai_game(id: &GameId, red: &UserId) -> GameRow {
         started_at: 1,
         ended_at: None,
         changes: None,
+        red_start: None,
+        blue_start: None,
     }
 }
 
@@ -187,6 +189,14 @@ async fn games_plies_and_results_are_stored_and_read_back() {
             move_ms: 0,
         },
         started_at: 10,
+        red_start: Some(StartStanding {
+            rating: 1523.0,
+            level: 3,
+        }),
+        blue_start: Some(StartStanding {
+            rating: 1488.0,
+            level: 1,
+        }),
         ..live_ai_game(&id, &a.id)
     };
     s.insert_game(&row).await.unwrap();
