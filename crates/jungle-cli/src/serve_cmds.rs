@@ -44,6 +44,10 @@ pub struct ServeArgs {
     /// Account requests (guest, register, login, password change) per address per minute; 0 = unlimited.
     #[arg(long, env = "JUNGLE_AUTH_PER_MIN", default_value_t = 30)]
     pub auth_per_min: u32,
+    /// Seconds a client has to send a request's headers (also how long an idle keep-alive
+    /// connection stays open); slower clients are disconnected.
+    #[arg(long, env = "JUNGLE_HEADER_TIMEOUT", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
     /// SQLite only: `full` syncs every commit to disk; `normal` only writes it to the WAL
     /// (faster; acknowledged moves survive a killed server but not a power cut).
     #[arg(long, env = "JUNGLE_SQLITE_SYNC", default_value = "full", value_parser = ["full", "normal"])]
@@ -89,6 +93,7 @@ pub fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
             max_ws_per_ip: a.max_ws_per_ip,
             auth_per_ip_per_min: a.auth_per_min,
             secure_cookies: a.secure_cookies,
+            header_read_timeout: std::time::Duration::from_secs(a.header_timeout),
             ..Default::default()
         },
     };

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 
-/// Tunables of the server (all have flags in `jungle serve`).
+/// Tunables of the server (all but the WebSocket message rate have flags in `jungle serve`).
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// How long a disconnected player may take to come back (RULES §8.3), ms.
@@ -36,6 +36,9 @@ pub struct ServerConfig {
     pub ws_msgs_per_sec: u32,
     /// Mark the session cookie `Secure` (set when served behind HTTPS).
     pub secure_cookies: bool,
+    /// How long a client may take to send a request's headers, and how long an idle
+    /// keep-alive connection stays open (see [`crate::http`]).
+    pub header_read_timeout: std::time::Duration,
 }
 
 impl Default for ServerConfig {
@@ -50,6 +53,7 @@ impl Default for ServerConfig {
             auth_per_ip_per_min: 30,
             ws_msgs_per_sec: 20,
             secure_cookies: false,
+            header_read_timeout: std::time::Duration::from_secs(30),
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod clock;
 pub mod error;
 pub mod game;
 pub mod games_api;
+pub mod http;
 pub mod hub;
 pub mod ids;
 pub mod limits;
@@ -248,21 +249,6 @@ pub async fn build_state(
     Ok(AppState::new(hub))
 }
 
-/// The listener with `TCP_NODELAY` on every accepted socket: game messages are small and
-/// latency-bound, and Nagle's algorithm with delayed acknowledgements can hold one back for tens of
-/// milliseconds.
-pub fn no_delay(
-    listener: tokio::net::TcpListener,
-) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
-    use axum::serve::ListenerExt;
-    fn set(s: &mut tokio::net::TcpStream) {
-        if let Err(e) = s.set_nodelay(true) {
-            tracing::debug!(error = %e, "could not set TCP_NODELAY");
-        }
-    }
-    listener.tap_io(set as fn(&mut tokio::net::TcpStream))
-}
-
 /// Runs the server until Ctrl-C or SIGTERM: prints the URL to open once it listens.
 pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     // The address first: a server that cannot listen touches no database and resumes no game.
@@ -280,17 +266,13 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
     let addr = listener.local_addr()?;
     let mut signals = signals::Signals::new()?;
     println!("Jungle is running: open http://{addr}/");
-    let listener = no_delay(listener);
     let store = state.hub.store().clone();
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
+    let header_timeout = opts.config.header_read_timeout;
+    http::serve_http(listener, app(state), header_timeout, async move {
         signals.recv().await;
         tracing::info!("shutting down");
     })
-    .await?;
+    .await;
     store.close().await;
     Ok(())
 }

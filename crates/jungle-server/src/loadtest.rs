@@ -207,13 +207,13 @@ async fn run_inner(opts: LoadOptions) -> Result<LoadReport, ClientError> {
                 crate::build_state(&serve_opts, Arc::new(crate::clock::SystemClock)).await?;
             let listener = tokio::net::TcpListener::bind(serve_opts.listen).await?;
             let addr = listener.local_addr()?;
-            tokio::spawn(async move {
-                let _ = axum::serve(
-                    crate::no_delay(listener),
-                    crate::app(state).into_make_service_with_connect_info::<SocketAddr>(),
-                )
-                .await;
-            });
+            let header_timeout = serve_opts.config.header_read_timeout;
+            tokio::spawn(crate::http::serve_http(
+                listener,
+                crate::app(state),
+                header_timeout,
+                std::future::pending(),
+            ));
             addr
         }
     };

@@ -255,3 +255,39 @@ async fn one_player_holds_a_few_seeks_at_most() {
         assert!(listed.contains(id), "{id} missing from {listed:?}");
     }
 }
+
+#[tokio::test]
+async fn a_client_too_slow_with_its_headers_is_disconnected_but_websockets_stay() {
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = tmp();
+    let config = jungle_server::hub::ServerConfig {
+        header_read_timeout: Duration::from_millis(300),
+        ..test_config()
+    };
+    let srv = TestServer::start_with(dir.path(), config).await;
+    // A request whose headers never end, and a connection that says nothing at all.
+    let mut slow = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+    slow.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let mut silent = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+    let mut player = srv.guest().await;
+    for s in [&mut slow, &mut silent] {
+        let mut buf = [0u8; 512];
+        let n = tokio::time::timeout(Duration::from_secs(10), s.read(&mut buf))
+            .await
+            .expect("the server closes the connection")
+            .unwrap_or(0);
+        let answer = String::from_utf8_lossy(&buf[..n]);
+        assert!(n == 0 || answer.starts_with("HTTP/1.1 408"), "{answer}");
+    }
+    // A WebSocket is no longer HTTP: open for longer than the deadline, it still plays.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    player
+        .send(json!({"t": "play_ai", "level": 1, "color": "red"}))
+        .await;
+    assert_eq!(player.expect("game").await["game"]["you"], "red");
+    // Clients that send their requests at once are served.
+    assert_eq!(srv.get("/api/health", None).await.status, 200);
+}

@@ -57,13 +57,13 @@ impl TestServer {
         let listener = tokio::net::TcpListener::bind(opts.listen).await.unwrap();
         let addr = listener.local_addr().unwrap();
         let app = jungle_server::app(state.clone());
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(
-                jungle_server::no_delay(listener),
-                app.into_make_service_with_connect_info::<SocketAddr>(),
-            )
-            .await;
-        });
+        let header_timeout = opts.config.header_read_timeout;
+        let task = tokio::spawn(jungle_server::http::serve_http(
+            listener,
+            app,
+            header_timeout,
+            std::future::pending(),
+        ));
         TestServer {
             addr,
             clock,
