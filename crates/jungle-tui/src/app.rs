@@ -3,8 +3,8 @@
 //! behaviour is tested by feeding it events.
 
 use crate::i18n::{
-    aborted_text, color_name, illegal_text, reason_text, role_char, server_error_text, shown_name,
-    termination_text, why_text, Lang, Msg,
+    aborted_text, color_name, illegal_text, io_error_text, reason_text, record_error_text,
+    role_char, server_error_text, shown_name, termination_text, why_text, Lang, Msg, RecordProblem,
 };
 use crate::proto::{send, Clocks, GameResult, GameState, Seat, ServerMsg, Side, Timeouts};
 use jungle::{
@@ -1392,7 +1392,7 @@ impl App {
             Ok(()) => self.info_text(Msg::Saved.fill(self.lang, &[("path", &path)])),
             Err(e) => {
                 let head = Msg::CannotSave.fill(self.lang, &[("path", &path)]);
-                self.error(self.lang.detail(&head, e))
+                self.error(self.lang.detail(&head, io_error_text(self.lang, &e)))
             }
         }
     }
@@ -1406,15 +1406,15 @@ impl App {
         };
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
-            Err(e) => return fail(self, e.to_string()),
+            Err(e) => return fail(self, io_error_text(self.lang, &e)),
         };
-        let rec: GameRecord = match text.parse() {
-            Ok(r) => r,
-            Err(e) => return fail(self, e.to_string()),
+        let game = match text.parse::<GameRecord>() {
+            Err(e) => Err(RecordProblem::Syntax(e)),
+            Ok(rec) => rec.to_game().map_err(RecordProblem::Replay),
         };
-        let game = match rec.to_game() {
+        let game = match game {
             Ok(g) => g,
-            Err(e) => return fail(self, e.to_string()),
+            Err(e) => return fail(self, record_error_text(self.lang, &e)),
         };
         let out = self.stop_search();
         self.start = *game.start_position();

@@ -185,6 +185,12 @@ messages! {
     CannotSave => "tui_cannot_save": "path";
     CannotOpen => "tui_cannot_open": "path";
     LoadOnlyOffline => "tui_load_only_offline";
+    FileNotFound => "tui_file_not_found";
+    FileNoPermission => "tui_file_no_permission";
+    FileIsFolder => "tui_file_is_folder";
+    FileNotText => "tui_file_not_text";
+    RecordSyntax => "tui_record_syntax": "column", "line", "msg";
+    RecordMove => "tui_record_move": "msg", "mv", "ply";
     MoveLabel => "type_move";
     KeysHelp => "tui_keys_help";
     KeysOnline => "tui_keys_online";
@@ -346,6 +352,60 @@ pub fn net_error_text(lang: Lang, e: &crate::net::NetError) -> String {
             fill(entry(lang, "tui_net_unexpected"), &[("msg", e)])
         }
     }
+}
+
+/// Why a file could not be read or written, for people: the common cases from the catalogue,
+/// others in the system's words.
+pub fn io_error_text(lang: Lang, e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    let m = match e.kind() {
+        ErrorKind::NotFound => Msg::FileNotFound,
+        ErrorKind::PermissionDenied => Msg::FileNoPermission,
+        ErrorKind::IsADirectory => Msg::FileIsFolder,
+        ErrorKind::InvalidData => Msg::FileNotText,
+        _ => return e.to_string(),
+    };
+    m.text(lang).to_string()
+}
+
+/// Why a game record could not be read or replayed, for people: where its text is wrong (the
+/// fault itself in the rules library's English), which move is not allowed and why, or what is
+/// wrong with its start position.
+pub fn record_error_text(lang: Lang, e: &RecordProblem) -> String {
+    match e {
+        RecordProblem::Syntax(e) => Msg::RecordSyntax.fill(
+            lang,
+            &[
+                ("line", &e.line),
+                ("column", &e.column),
+                ("msg", &e.message),
+            ],
+        ),
+        RecordProblem::Replay(jungle::RecordError::Move {
+            index, text, why, ..
+        }) => Msg::RecordMove.fill(
+            lang,
+            &[
+                ("ply", index),
+                ("mv", text),
+                ("msg", &illegal_text(lang, why)),
+            ],
+        ),
+        RecordProblem::Replay(jungle::RecordError::Fen(e)) => {
+            lang.detail("[FEN]", invalid_jfen_text(lang, e))
+        }
+        RecordProblem::Replay(e) => e.to_string(),
+    }
+}
+
+/// A game record that could not be read ([`jungle::ParseRecordError`]) or replayed
+/// ([`jungle::RecordError`]).
+#[derive(Debug)]
+pub enum RecordProblem {
+    /// Its text is not a game record.
+    Syntax(jungle::ParseRecordError),
+    /// Its start position or a move is not allowed.
+    Replay(jungle::RecordError),
 }
 
 /// Why a move is not allowed, for people: the catalogue's `why_…` entry of its `code` (the

@@ -429,6 +429,47 @@ fn save_then_load_restores_the_game_and_bad_files_are_refused() {
 }
 
 #[test]
+fn file_and_record_errors_are_said_in_the_players_language() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    app.lang = Lang::ZhHans;
+    let dir = temp_dir();
+    let open = |app: &mut App, path: &str| {
+        enter_path(app, now, 'o', path);
+        status(app)
+    };
+    assert_eq!(
+        open(&mut app, "/nonexistent/dir/x.pgn"),
+        "无法打开 /nonexistent/dir/x.pgn：找不到这个文件"
+    );
+    let folder = dir.path().display().to_string();
+    assert_eq!(
+        open(&mut app, &folder),
+        format!("无法打开 {folder}：这是文件夹，不是文件")
+    );
+    let binary = dir.path().join("bin.pgn");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00]).unwrap();
+    assert!(open(&mut app, &binary.display().to_string())
+        .ends_with("这不是文本文件（需要 UTF-8 文字）"));
+    // A move that breaks the rules: which one, and why, in Chinese.
+    let bad = dir.path().join("bad.pgn");
+    std::fs::write(&bad, "1. Rg4 Rg5 *\n").unwrap();
+    let said = open(&mut app, &bad.display().to_string());
+    assert!(said.contains("棋谱第 2 步 Rg5 不能走："), "{said}");
+    assert!(!said.contains("ply"), "{said}");
+    // Text that is not a record: where.
+    std::fs::write(&bad, "[Event \"x\"\n1. Rg4 *\n").unwrap();
+    let said = open(&mut app, &bad.display().to_string());
+    assert!(said.contains("棋谱第 1 行第"), "{said}");
+    // Saving where no folder is.
+    enter_path(&mut app, now, 's', "/nonexistent/dir/x.pgn");
+    assert_eq!(
+        status(&app),
+        "无法保存 /nonexistent/dir/x.pgn：找不到这个文件"
+    );
+    assert!(app.game.is_empty(), "nothing was loaded");
+}
+
+#[test]
 fn loading_a_game_with_the_engine_to_move_starts_it() {
     let dir = temp_dir();
     let path = dir.path().join("engine.pgn");

@@ -1,8 +1,8 @@
 //! The PGN-like game record of RULES §10: tag pairs, then movetext and the result.
 
 use crate::{
-    Color, Game, GameError, Jfen, JfenError, MoveText, ParseMoveError, ParseRulesError, Position,
-    Rules, START_JFEN,
+    Color, Game, GameError, Illegal, Jfen, JfenError, MoveText, ParseMoveError, ParseRulesError,
+    Position, Rules, START_JFEN,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -64,8 +64,10 @@ pub enum RecordError {
         index: usize,
         /// The move as written.
         text: String,
-        /// Why.
+        /// Why (the English text of `why`).
         reason: String,
+        /// Why, as data (for a message in the reader's language).
+        why: Illegal,
     },
 }
 
@@ -78,6 +80,7 @@ impl fmt::Display for RecordError {
                 index,
                 text,
                 reason,
+                ..
             } => write!(f, "ply {index} `{text}`: {reason}"),
         }
     }
@@ -198,14 +201,17 @@ impl GameRecord {
     pub fn to_game(&self) -> Result<Game, RecordError> {
         let mut game = Game::from_position(self.start_position()?);
         for (i, text) in self.moves.iter().enumerate() {
-            let fail = |reason: String| RecordError::Move {
+            let fail = |reason: String, why: Illegal| RecordError::Move {
                 index: i + 1,
                 text: text.to_string(),
                 reason,
+                why,
             };
-            let m = text.to_move(game.position()).map_err(|e| fail(e.reason))?;
+            let m = text
+                .to_move(game.position())
+                .map_err(|e| fail(e.reason, e.why))?;
             game.play(m)
-                .map_err(|GameError { reason, .. }| fail(reason))?;
+                .map_err(|GameError { reason, why, .. }| fail(reason, why))?;
         }
         Ok(game)
     }
