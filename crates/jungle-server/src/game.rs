@@ -428,18 +428,22 @@ impl Actor {
                 best = Some((at, d));
             }
         };
-        if self.meta.tc.move_ms > 0 {
-            consider(self.turn_start + self.meta.tc.move_ms, Due::MoveLimit(turn));
+        // On a tie the first considered wins. A grace cut to the player's clock ends with their
+        // clock: they lose as having left (RULES §8.3), not on time. Both away with the same
+        // deadline (as after a server restart, where both graces start together): the side to
+        // move, who holds the game up, is the one found gone. A clock that runs out with the
+        // move limit loses on time (§8.1) rather than passing.
+        if let Some(at) = self.grace_deadline[turn] {
+            consider(at, Due::Grace(turn));
         }
         if self.meta.tc.clock_ms > 0 {
             consider(self.turn_start + self.remaining[turn], Due::Flag(turn));
         }
-        // Both away with the same deadline (as after a server restart, where both graces start
-        // together): the side to move, who holds the game up, is the one found gone.
-        for c in [turn, !turn] {
-            if let Some(at) = self.grace_deadline[c] {
-                consider(at, Due::Grace(c));
-            }
+        if let Some(at) = self.grace_deadline[!turn] {
+            consider(at, Due::Grace(!turn));
+        }
+        if self.meta.tc.move_ms > 0 {
+            consider(self.turn_start + self.meta.tc.move_ms, Due::MoveLimit(turn));
         }
         best
     }

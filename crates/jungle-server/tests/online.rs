@@ -1079,6 +1079,43 @@ async fn the_reconnect_grace_never_outlasts_the_players_clock() {
     blue_wins_by_disconnect_after(&srv, &mut blue, 5_000).await;
 }
 
+#[tokio::test]
+async fn a_grace_cut_to_the_clock_of_the_player_to_move_ends_as_a_disconnect_not_on_time() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    challenge_game(
+        &mut red,
+        &mut blue,
+        json!({"clock_s": 5, "inc_s": 0, "move_s": 0}),
+        false,
+    )
+    .await;
+    // Red, to move with 5 s on the clock, leaves: grace and clock end together, and Red has
+    // left, not run out of time.
+    red.ws.close_ref().await;
+    assert_eq!(blue.expect("presence").await["red"], false);
+    blue_wins_by_disconnect_after(&srv, &mut blue, 5_000).await;
+}
+
+#[tokio::test]
+async fn a_clock_that_runs_out_with_the_move_limit_loses_on_time_without_a_pass() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    challenge_game(
+        &mut red,
+        &mut blue,
+        json!({"clock_s": 2, "inc_s": 0, "move_s": 2}),
+        false,
+    )
+    .await;
+    srv.clock.advance(2_000);
+    let e = blue.expect("ended").await;
+    assert_eq!(e["result"], json!({"winner": "blue", "reason": "time"}));
+    assert_eq!(e["timeouts"]["red"], 0, "{e}");
+}
+
 /// The test clock moves `ms`: Red's grace runs out at its very end, not a millisecond sooner.
 async fn blue_wins_by_disconnect_after(srv: &TestServer, blue: &mut Player, ms: i64) {
     srv.clock.advance(ms - 1);
