@@ -358,14 +358,30 @@ impl Hub {
     }
 
     /// Starts a new game: stores it, starts its actor and tells both players' connections.
+    ///
+    /// Each player's seat is read from the store here, so that the game starts with their rating,
+    /// level and guest flag as they are now (a socket's copy, or a finished game's seats for its
+    /// rematch, may be older). A game with a guest or the AI in it is casual, whatever `rated`
+    /// says: it could change nobody's score, and must not say it is rated.
     pub async fn start_game(
         &self,
-        seats: ByColor<Seat>,
+        mut seats: ByColor<Seat>,
         rated: bool,
         hotseat: bool,
         tc: TcMs,
         rules: Rules,
     ) -> Result<GameHandle, StoreError> {
+        for c in [Color::Red, Color::Blue] {
+            if let Some(id) = seats[c].user.clone() {
+                if let Some(u) = self.0.store.user(&id).await? {
+                    seats[c] = Seat::human(&u);
+                }
+            }
+        }
+        let rated = rated
+            && [Color::Red, Color::Blue]
+                .iter()
+                .all(|&c| seats[c].user.is_some() && !seats[c].info.guest);
         let now = self.0.clock.now_ms();
         let id = GameId::random();
         let start = Position::start(rules);

@@ -310,12 +310,7 @@ impl Conn {
         tc: TimeControl,
         rules: Rules,
     ) -> Result<(), WsError> {
-        // A game with a guest (or the AI) in it is casual, whatever the seek or challenge said:
-        // it could change nobody's score, and must not say it is rated.
-        let rated = rated
-            && [&seats.red, &seats.blue]
-                .iter()
-                .all(|s| s.user.is_some() && !s.info.guest);
+        // The hub reads both seats afresh and makes a game with a guest or the AI casual.
         self.state
             .hub
             .start_game(seats, rated, hotseat, tc.to_ms(), rules)

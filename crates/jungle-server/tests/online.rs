@@ -450,6 +450,45 @@ async fn a_rated_challenge_accepted_by_a_guest_makes_a_casual_game() {
 }
 
 #[tokio::test]
+async fn games_start_with_the_players_as_they_are_now_not_as_their_socket_first_saw_them() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut red = srv.registered("alice").await;
+    let mut blue = srv.guest().await;
+    // The guest registers while its socket stays open, then accepts a rated challenge there.
+    let r = srv
+        .post(
+            "/api/register",
+            Some(&blue.token),
+            Some(&json!({"name": "dave", "password": "long enough"})),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let game = challenge_game(&mut red, &mut blue, untimed(), true).await;
+    let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+    assert_eq!(g["game"]["rated"], true, "{g}");
+    assert_eq!(g["game"]["blue"]["name"], "dave", "{g}");
+    assert_eq!(g["game"]["blue"]["guest"], false, "{g}");
+    // After a rated game, its rematch starts with the new ratings.
+    play(&srv, &mut red, &mut blue, &game, 0, &QUIET_24).await;
+    blue.send(json!({"t": "resign", "game": game})).await;
+    red.expect("ended").await;
+    blue.expect("ended").await;
+    red.send(json!({"t": "rematch", "game": game})).await;
+    blue.send(json!({"t": "rematch", "game": game})).await;
+    let next = red.expect("game").await;
+    let alice = srv.get("/api/users/alice", None).await.json();
+    let rating = alice["user"]["rating"].as_f64().unwrap().round();
+    assert!(rating > 1500.0, "{alice}");
+    let side = if next["game"]["red"]["name"] == "alice" {
+        "red"
+    } else {
+        "blue"
+    };
+    assert_eq!(next["game"][side]["rating"], rating, "{next}");
+}
+
+#[tokio::test]
 async fn rated_scores_levels_and_the_ten_round_rule() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
