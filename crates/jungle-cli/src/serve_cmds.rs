@@ -12,7 +12,8 @@ pub struct ServeArgs {
     /// Address and port to listen on.
     #[arg(long, env = "JUNGLE_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
-    /// Data directory (created if missing); holds the SQLite database by default.
+    /// Data directory for the default SQLite database (created if missing; unused with
+    /// --database-url).
     #[arg(long, env = "JUNGLE_DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,
     /// Database URL (`sqlite://…` or `postgres://…`); default SQLite in the data directory.
@@ -38,7 +39,7 @@ pub struct ServeArgs {
     /// AI thinking time per level in milliseconds.
     #[arg(long, env = "JUNGLE_AI_MS_PER_LEVEL", default_value_t = 100)]
     pub ai_ms_per_level: u32,
-    /// Open WebSockets allowed per client address.
+    /// Open WebSockets allowed per client address; 0 = unlimited.
     #[arg(long, env = "JUNGLE_MAX_WS_PER_IP", default_value_t = 64)]
     pub max_ws_per_ip: usize,
     /// Account requests (guest, register, login, password change) per address per minute; 0 = unlimited.

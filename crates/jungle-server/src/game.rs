@@ -10,7 +10,7 @@ use crate::store::{PlyRow, StartStanding, Store, StoreError, TcMs, User};
 use crate::wire::{
     color_name, Clocks, GameResult, GameState, MoveEntry, PlayerInfo, RedBlue, TimeControl, WsError,
 };
-use jungle::{ByColor, Color, Game, Jfen, Move, MoveText, Position, San};
+use jungle::{ByColor, Color, Game, Illegal, Jfen, Move, MoveText, Position, San};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -764,11 +764,9 @@ impl Actor {
                 let text: MoveText = mv.parse().map_err(|e: jungle::ParseMoveError| {
                     WsError::new("illegal_move", e.to_string())
                 })?;
+                // The server passes only for a player out of time (RULES §8.2).
                 if text == MoveText::Pass {
-                    return Err(WsError::new(
-                        "illegal_move",
-                        "a pass is not a move; the server passes only for a player out of time",
-                    ));
+                    return Err(WsError::illegal(Illegal::Pass));
                 }
                 let m = text
                     .to_move(self.game.position())

@@ -28,7 +28,7 @@ pub struct ServerConfig {
     pub max_analyses: usize,
     /// Analysis requests per address per minute; 0 = unlimited.
     pub analyses_per_ip_per_min: u32,
-    /// Open WebSockets per client address.
+    /// Open WebSockets per client address; 0 = unlimited.
     pub max_ws_per_ip: usize,
     /// Account requests (guest, register, login) per address per minute; 0 = unlimited.
     pub auth_per_ip_per_min: u32,
@@ -611,6 +611,14 @@ impl Hub {
         id
     }
 
+    /// Whether the seek `id` in the lobby is `user`'s own.
+    pub fn is_own_seek(&self, user: &UserId, id: &SeekId) -> bool {
+        self.reg()
+            .seeks
+            .iter()
+            .any(|s| &s.id == id && &s.owner == user)
+    }
+
     /// Removes an own seek; false if there is none with that id.
     pub fn cancel_seek(&self, user: &UserId, id: &SeekId) -> bool {
         let removed = {
@@ -715,7 +723,7 @@ impl Hub {
     }
 
     /// Takes a challenge to start it: (owner, tc, rated, the owner's colour). Refused, as
-    /// (code, message), when it is gone or `user`'s own (`not_found`), or while the player who
+    /// (code, message), when it is gone (`not_found`) or `user`'s own (`own_offer`), or while the player who
     /// made it has no connection open (`challenger_offline`: the game would start with them
     /// away and soon count as their disconnect; the challenge stays open).
     pub fn take_challenge(
@@ -727,7 +735,7 @@ impl Hub {
         match self.open_challenge_ref(&reg, id) {
             None => Err(("not_found", "no such challenge")),
             Some(c) if &c.owner == user => {
-                Err(("not_found", "you cannot accept your own challenge"))
+                Err(("own_offer", "you cannot accept your own challenge"))
             }
             Some(c) if !is_online(&reg, &c.owner) => Err((
                 "challenger_offline",

@@ -135,6 +135,19 @@ pub fn database_url(opts: &ServeOptions) -> std::io::Result<String> {
             )
         })?;
     }
+    if let Some(u) = &opts.database_url {
+        let known = ["sqlite:", "postgres://", "postgresql://"];
+        if !known.iter().any(|k| u.starts_with(k)) {
+            // Only the scheme is repeated: the rest may hold a password.
+            let scheme = u.split_once(':').map_or("", |(s, _)| s);
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "unsupported database URL (scheme `{scheme}`): use sqlite://FILE or postgres://USER@HOST/DATABASE"
+                ),
+            ));
+        }
+    }
     Ok(match &opts.database_url {
         // A new SQLite file is created, as for the default URL, unless the URL says otherwise.
         Some(u) if u.starts_with("sqlite:") && !u.contains("mode=") => {

@@ -146,11 +146,12 @@ impl AddrLimits {
         self.table().addrs.len()
     }
 
-    /// Counts a new WebSocket from `ip`; false (and not counted) when it has `max` already.
+    /// Counts a new WebSocket from `ip`; false (and not counted) when it has `max` already
+    /// (`max` 0 = unlimited).
     pub fn open_socket(&self, ip: IpAddr, max: usize) -> bool {
         let mut t = self.table();
         let e = t.addrs.entry(ip).or_default();
-        if e.sockets >= max {
+        if max > 0 && e.sockets >= max {
             return false;
         }
         e.sockets += 1;
@@ -212,5 +213,9 @@ mod tests {
         assert!(limits.allow(Request::Analysis, ip(100_001)));
         assert_eq!(limits.addresses(), 4);
         assert!(!limits.open_socket(ip(3), 1), "its socket is still counted");
+        assert!(
+            (0..100).all(|_| limits.open_socket(ip(4), 0)),
+            "0 is no limit"
+        );
     }
 }

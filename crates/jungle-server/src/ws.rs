@@ -380,7 +380,10 @@ impl Conn {
             ClientMsg::AcceptSeek { id } => {
                 let (owner, tc, rated, rules) = hub
                     .take_seek(&self.user.id, Some(&id), None)
-                    .ok_or_else(|| WsError::new("not_found", "that seek is gone"))?;
+                    .ok_or_else(|| match hub.is_own_seek(&self.user.id, &id) {
+                        true => WsError::new("own_offer", "you cannot accept your own seek"),
+                        false => WsError::new("not_found", "that seek is gone"),
+                    })?;
                 self.pair(owner, tc, rated, parse_rules(Some(&rules))?)
                     .await?;
             }

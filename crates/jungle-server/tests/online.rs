@@ -121,6 +121,7 @@ async fn duplicate_forged_out_of_turn_and_malformed_messages_are_refused() {
         .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "--"}))
         .await;
     assert_eq!(e["code"], "illegal_move");
+    assert_eq!(e["why"], json!({"code": "pass"}), "{e}");
     let e = blue
         .expect_error(json!({"t": "move", "game": game, "ply": 1, "move": "zz"}))
         .await;
@@ -693,6 +694,12 @@ async fn lobby_seeks_quick_pairing_and_challenges() {
     a.send(json!({"t": "cancel_seek", "id": id})).await;
     let e = b.expect_error(json!({"t": "accept_seek", "id": id})).await;
     assert_eq!(e["code"], "not_found");
+    // One's own seek cannot be accepted: it stays in the lobby.
+    a.send(json!({"t": "seek", "tc": tc, "rated": false})).await;
+    let id = a.expect("seek_created").await["id"].clone();
+    let e = a.expect_error(json!({"t": "accept_seek", "id": id})).await;
+    assert_eq!(e["code"], "own_offer");
+    a.send(json!({"t": "cancel_seek", "id": id})).await;
     let e = a
         .expect_error(json!({"t": "seek", "tc": {"clock_s": 99999}, "rated": false}))
         .await;
@@ -704,7 +711,7 @@ async fn lobby_seeks_quick_pairing_and_challenges() {
     let e = a
         .expect_error(json!({"t": "accept_challenge", "id": id}))
         .await;
-    assert_eq!(e["code"], "not_found");
+    assert_eq!(e["code"], "own_offer");
     c.send(json!({"t": "accept_challenge", "id": id})).await;
     c.expect("game").await;
     let e = b
