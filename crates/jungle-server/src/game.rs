@@ -892,6 +892,21 @@ impl Actor {
             self.game.undo();
         }
         self.stamps.truncate(keep);
+        // The clocks and timeouts go back with the moves, as they were after the last kept ply
+        // (as a restart rebuilds them from the stored plies): no increment or pass is kept.
+        match self.stamps.last() {
+            Some(st) => {
+                self.remaining = ByColor {
+                    red: st.red_ms,
+                    blue: st.blue_ms,
+                };
+                self.timeouts = st.timeouts;
+            }
+            None => {
+                self.remaining = ByColor::new_with(|_| self.meta.tc.clock_ms);
+                self.timeouts = ByColor::new_with(|_| 0);
+            }
+        }
         self.search += 1;
         self.searching = false;
         self.draw_offer = None;

@@ -542,6 +542,30 @@ async fn rated_scores_levels_and_the_ten_round_rule() {
 }
 
 #[tokio::test]
+async fn a_takeback_gives_back_the_clocks_as_they_were_with_no_increment_kept() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut p = srv.guest().await;
+    p.send(json!({"t": "play_ai", "level": 1, "color": "red", "tc": {"clock_s": 60, "inc_s": 30, "move_s": 0}}))
+        .await;
+    let game = p.expect("game").await["game"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for _ in 0..3 {
+        srv.clock.advance(1_000);
+        let m = p.mv(&game, 0, "a3a4").await;
+        assert_eq!(m["clocks"]["red_ms"], 89_000);
+        p.expect("moved").await; // the AI's reply
+        p.send(json!({"t": "takeback", "game": game})).await;
+        let st = p.expect("game").await;
+        assert_eq!(st["game"]["ply"], 0);
+        assert_eq!(st["game"]["clocks"]["red_ms"], 60_000, "{st}");
+        assert_eq!(st["game"]["clocks"]["blue_ms"], 60_000, "{st}");
+    }
+}
+
+#[tokio::test]
 async fn against_the_ai_with_takeback_and_rematch() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
