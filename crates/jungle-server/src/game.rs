@@ -695,6 +695,8 @@ impl Actor {
             status: if self.is_live() { "live" } else { "finished" },
             result: self.result.clone(),
             draw_offer: self.draw_offer.map(color_name),
+            rematch_offer: self.rematch_offer.map(color_name),
+            rematched: self.rematched,
             presence: RedBlue {
                 red: self.presence[Color::Red],
                 blue: self.presence[Color::Blue],
@@ -929,9 +931,18 @@ impl Actor {
                 "this game's rematch has started already",
             ));
         }
-        let now_both = self.meta.hotseat
-            || self.meta.ai_color().is_some()
-            || self.rematch_offer == Some(!color);
+        let people = !self.meta.hotseat && self.meta.ai_color().is_none();
+        let now_both = !people || self.rematch_offer == Some(!color);
+        // As for a challenge: a game started with the other player away would soon count as
+        // their disconnect. Their offer stands for when they are back.
+        // (A finished game hears no presence: the hub is asked.)
+        let away = |u: &Option<UserId>| u.as_ref().is_none_or(|u| !self.hub.is_online(u));
+        if now_both && people && away(&self.meta.seats[!color].user) {
+            return Err(WsError::new(
+                "opponent_offline",
+                "the other player is not online now",
+            ));
+        }
         if now_both {
             self.rematch_offer = None;
             let seats = ByColor::new_with(|c| self.meta.seats[!c].clone());

@@ -223,6 +223,8 @@ pub async fn stored_state(
             reason: reason.clone(),
         }),
         draw_offer: None,
+        rematch_offer: None,
+        rematched: false,
         presence: RedBlue {
             red: false,
             blue: false,

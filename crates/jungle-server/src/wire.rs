@@ -286,6 +286,10 @@ pub struct GameState {
     pub status: &'static str,
     pub result: Option<GameResult>,
     pub draw_offer: Option<&'static str>,
+    /// Of a finished game: the side that asked for a rematch not yet answered.
+    pub rematch_offer: Option<&'static str>,
+    /// Of a finished game: its rematch has started.
+    pub rematched: bool,
     pub presence: RedBlue<bool>,
 }
 

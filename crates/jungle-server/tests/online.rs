@@ -796,6 +796,11 @@ async fn rematch_between_people_needs_both() {
     blue.expect("ended").await;
     red.send(json!({"t": "rematch", "game": game})).await;
     assert_eq!(blue.expect("rematch_offered").await["by"], "red");
+    // The offer is part of the game's state, for a screen opened later.
+    blue.send(json!({"t": "watch", "game": game})).await;
+    let st = blue.expect("game").await;
+    assert_eq!(st["game"]["rematch_offer"], "red", "{st}");
+    assert_eq!(st["game"]["rematched"], false, "{st}");
     blue.send(json!({"t": "rematch", "game": game})).await;
     let g = red.expect("game").await;
     assert_eq!(g["game"]["you"], "blue", "colours swap");
@@ -807,6 +812,35 @@ async fn rematch_between_people_needs_both() {
     assert_eq!(e["code"], "already_rematched", "{e}");
     let live = srv.get("/api/games?status=live", None).await.json();
     assert_eq!(live["games"].as_array().unwrap().len(), 1, "{live}");
+}
+
+#[tokio::test]
+async fn a_rematch_asked_for_by_a_player_who_then_left_does_not_start_without_them() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    red.send(json!({"t": "resign", "game": game})).await;
+    blue.expect("ended").await;
+    red.send(json!({"t": "rematch", "game": game})).await;
+    assert_eq!(blue.expect("rematch_offered").await["by"], "red");
+    red.ws.close_ref().await;
+    // Once the server has noticed the close (bounded wait):
+    let red_id: jungle_server::UserId = red.user["id"].as_str().unwrap().parse().unwrap();
+    for _ in 0..500 {
+        if !srv.state.hub.is_online(&red_id) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let e = blue
+        .expect_error(json!({"t": "rematch", "game": game}))
+        .await;
+    assert_eq!(e["code"], "opponent_offline", "{e}");
+    // Back online, the offer still stands and the rematch starts.
+    red.reconnect().await;
+    blue.send(json!({"t": "rematch", "game": game})).await;
+    assert_eq!(blue.expect("game").await["game"]["status"], "live");
 }
 
 #[tokio::test]
