@@ -363,13 +363,10 @@ async fn user_games(
         .ok_or(ApiError::NotFound("user"))?;
     let before = match &page.before {
         None => None,
-        Some(id) => Some(
-            store
-                .game(id)
-                .await?
-                .ok_or(ApiError::NotFound("game"))?
-                .started_at,
-        ),
+        Some(id) => {
+            let row = store.game(id).await?.ok_or(ApiError::NotFound("game"))?;
+            Some((row.started_at, id))
+        }
     };
     let limit = page.limit.unwrap_or(20).clamp(1, 100);
     let rows = store.user_games(&user.id, before, limit).await?;

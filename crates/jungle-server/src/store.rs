@@ -912,15 +912,19 @@ impl Store {
     pub async fn user_games(
         &self,
         user: &UserId,
-        before: Option<i64>,
+        before: Option<(i64, &GameId)>,
         limit: i64,
     ) -> Result<Vec<GameRow>> {
+        // Pages go by (start time, id): games started in the same millisecond are neither
+        // skipped nor repeated.
         let q = format!(
-            "SELECT {GAME_COLS} FROM games WHERE (red_user = $1 OR blue_user = $1) AND started_at < $2 ORDER BY started_at DESC, id DESC LIMIT $3"
+            "SELECT {GAME_COLS} FROM games WHERE (red_user = $1 OR blue_user = $1) AND (started_at < $2 OR (started_at = $2 AND id < $3)) ORDER BY started_at DESC, id DESC LIMIT $4"
         );
+        let (at, id) = before.map_or((i64::MAX, ""), |(at, id)| (at, id.as_str()));
         let rows = sqlx::query(&q)
             .bind(user.as_str())
-            .bind(before.unwrap_or(i64::MAX))
+            .bind(at)
+            .bind(id)
             .bind(limit)
             .fetch_all(&self.pool)
             .await?;

@@ -291,3 +291,39 @@ async fn a_client_too_slow_with_its_headers_is_disconnected_but_websockets_stay(
     // Clients that send their requests at once are served.
     assert_eq!(srv.get("/api/health", None).await.status, 200);
 }
+
+#[tokio::test]
+async fn history_pages_reach_every_game_even_those_started_in_the_same_millisecond() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut p = srv.guest().await;
+    // The test clock stands still: every game starts at the same millisecond.
+    for _ in 0..5 {
+        p.send(json!({"t": "play_hotseat"})).await;
+        p.expect("game").await;
+    }
+    let name = p.name();
+    let mut seen = Vec::new();
+    let mut before: Option<String> = None;
+    for _ in 0..10 {
+        let q = before
+            .as_ref()
+            .map_or(String::new(), |b| format!("&before={b}"));
+        let page = srv
+            .get(&format!("/api/users/{name}/games?limit=2{q}"), None)
+            .await
+            .json();
+        let games = page["games"].as_array().unwrap().clone();
+        if games.is_empty() {
+            break;
+        }
+        for g in &games {
+            seen.push(g["id"].as_str().unwrap().to_string());
+        }
+        before = seen.last().cloned();
+    }
+    let mut unique = seen.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!((seen.len(), unique.len()), (5, 5), "{seen:?}");
+}
