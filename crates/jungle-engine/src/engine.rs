@@ -558,39 +558,35 @@ fn aspirate(
 /// The move for an AI seat at `level` (1..=10) within `budget`; `None` only when the game has no
 /// legal move. Always a move of `game.legal_moves()`.
 pub fn choose_move(game: &Game, level: u8, budget: Duration) -> Option<Move> {
-    let mut engine = Engine::new(EngineOptions {
+    Engine::new(ai_options(level))
+        .search(game, Limits::movetime(budget))
+        .best
+}
+
+/// The engine options of [`choose_move`]: one thread, a small table, `level`.
+pub fn ai_options(level: u8) -> EngineOptions {
+    EngineOptions {
         threads: 1,
         hash_mb: 8,
         level,
         ..EngineOptions::default()
-    });
-    engine
-        .search(
-            game,
-            Limits {
-                movetime: Some(budget),
-                ..Limits::default()
-            },
-        )
-        .best
+    }
 }
 
 /// A full-strength search of `game` bounded by `budget`, for analysis boards: the best move and
 /// its line, and in [`SearchResult::lines`] the best `lines` moves each with its line (see
 /// [`EngineOptions::multi_pv`]).
 pub fn analyze(game: &Game, budget: Duration, lines: usize) -> SearchResult {
-    let mut engine = Engine::new(EngineOptions {
+    Engine::new(analysis_options(lines)).search(game, Limits::movetime(budget))
+}
+
+/// The engine options of [`analyze`]: one thread, full strength, `lines` best moves.
+pub fn analysis_options(lines: usize) -> EngineOptions {
+    EngineOptions {
         threads: 1,
         hash_mb: 16,
         level: 10,
         multi_pv: lines,
         ..EngineOptions::default()
-    });
-    engine.search(
-        game,
-        Limits {
-            movetime: Some(budget),
-            ..Limits::default()
-        },
-    )
+    }
 }

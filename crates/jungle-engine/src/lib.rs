@@ -29,7 +29,7 @@ mod search;
 pub mod timeman;
 mod tt;
 
-pub use engine::{analyze, choose_move, Engine, StopHandle};
+pub use engine::{ai_options, analysis_options, analyze, choose_move, Engine, StopHandle};
 
 use jungle::MoveList;
 use std::fmt;
@@ -95,6 +95,16 @@ pub struct Limits {
     /// Consider only these moves at the root (the protocol's `go searchmoves`). Those that are
     /// not legal in the game are left out; when none is legal, every legal move is searched.
     pub search_moves: Option<MoveList>,
+}
+
+impl Limits {
+    /// A search bounded by `budget` of time alone.
+    pub fn movetime(budget: Duration) -> Limits {
+        Limits {
+            movetime: Some(budget),
+            ..Limits::default()
+        }
+    }
 }
 
 /// Progress of a search, sent after every completed iteration.

@@ -3,9 +3,10 @@
 //! it every human game) never waits on a search.
 
 use jungle::{Game, Move};
-use jungle_engine::{Score, SearchResult};
+use jungle_engine::{Engine, EngineOptions, Limits, Score, SearchResult, StopHandle};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -71,11 +72,9 @@ impl AiPool {
         budget: Duration,
         asker: Option<&str>,
     ) -> Option<Move> {
-        let _turn = self.turn(asker).await?;
-        tokio::task::spawn_blocking(move || engine_move(&game, level, budget))
-            .await
-            .ok()
-            .flatten()
+        let turn = self.turn(asker).await?;
+        let options = jungle_engine::ai_options(level.clamp(1, 10));
+        search(turn, options, game, budget).await?.best
     }
 
     /// A full-strength search of `game` for the analysis endpoint and the AI's draw decisions:
@@ -89,11 +88,69 @@ impl AiPool {
         lines: usize,
         asker: Option<&str>,
     ) -> Option<SearchResult> {
-        let _turn = self.turn(asker).await?;
-        tokio::task::spawn_blocking(move || jungle_engine::analyze(&game, budget, lines))
-            .await
-            .ok()
+        let turn = self.turn(asker).await?;
+        search(turn, jungle_engine::analysis_options(lines), game, budget).await
     }
+}
+
+/// A place in the pool: the asker's own turn (if it has a line) and the pool's permit.
+type Turn = (Option<OwnedSemaphorePermit>, OwnedSemaphorePermit);
+
+/// How a caller reaches its search on the worker: whether it gave up, and the engine's stop
+/// handle once the worker has made the engine.
+#[derive(Default)]
+struct Reach {
+    given_up: AtomicBool,
+    stop: OnceLock<StopHandle>,
+}
+
+/// Stops a search when dropped, unless [`Cancel::done`] was called: a caller that gives up (its
+/// future dropped: an analysis request cancelled, a game over) ends its search at once.
+struct Cancel {
+    reach: Arc<Reach>,
+    done: bool,
+}
+
+impl Drop for Cancel {
+    fn drop(&mut self) {
+        if !self.done {
+            self.reach.given_up.store(true, Ordering::SeqCst);
+            if let Some(stop) = self.reach.stop.get() {
+                stop.stop();
+            }
+        }
+    }
+}
+
+/// Searches `game` for `budget` on a blocking worker, which holds `turn` until the search has
+/// really ended (so the pool's bound holds even for searches whose callers gave up); a caller
+/// that gives up stops the search. None only when the worker failed.
+async fn search(
+    turn: Turn,
+    options: EngineOptions,
+    game: Game,
+    budget: Duration,
+) -> Option<SearchResult> {
+    let reach = Arc::new(Reach::default());
+    let mut cancel = Cancel {
+        reach: Arc::clone(&reach),
+        done: false,
+    };
+    let result = tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        let mut engine = Engine::new(options);
+        let _ = reach.stop.set(engine.stop_handle());
+        engine.go(&game, Limits::movetime(budget), Box::new(|_| {}));
+        // Starting clears the stop flag: a caller that gave up before is heard here.
+        if reach.given_up.load(Ordering::SeqCst) {
+            engine.stop();
+        }
+        engine.wait()
+    })
+    .await
+    .ok();
+    cancel.done = true;
+    result
 }
 
 /// How far behind (centipawns, from the AI's side; a cat is worth 300) the AI must stand to accept a
@@ -124,13 +181,34 @@ pub fn accepts_draw(a: Option<&SearchResult>, ai_to_move: bool, plies: usize) ->
     }
 }
 
-fn engine_move(game: &Game, level: u8, budget: Duration) -> Option<Move> {
-    jungle_engine::choose_move(game, level.clamp(1, 10), budget)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_search_given_up_is_stopped_and_holds_its_place_until_it_has() {
+        let pool = AiPool::new(1);
+        // An analysis of a minute, given up after 50 ms (as a cancelled request is).
+        let long = pool.analyze(
+            Game::new(jungle::Rules::STANDARD),
+            Duration::from_secs(60),
+            1,
+            None,
+        );
+        assert!(tokio::time::timeout(Duration::from_millis(50), long)
+            .await
+            .is_err());
+        // The next search waits for the pool's one place: it is free once the first search
+        // has ended, which it does at once, not after its minute.
+        let next = pool.analyze(
+            Game::new(jungle::Rules::STANDARD),
+            Duration::from_millis(10),
+            1,
+            None,
+        );
+        let r = tokio::time::timeout(Duration::from_secs(20), next).await;
+        assert!(r.expect("the given-up search was stopped").is_some());
+    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn one_askers_many_searches_take_one_place_in_the_queue() {
@@ -151,6 +229,8 @@ mod tests {
         let a1 = ask("alice", 1, 300);
         tokio::time::sleep(Duration::from_millis(20)).await;
         let a2 = ask("alice", 2, 20);
+        // (Tasks spawned together may start in either order.)
+        tokio::time::sleep(Duration::from_millis(5)).await;
         let a3 = ask("alice", 3, 20);
         tokio::time::sleep(Duration::from_millis(20)).await;
         let b1 = ask("bob", 1, 20);
