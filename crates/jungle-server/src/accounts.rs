@@ -139,17 +139,72 @@ fn invisible(c: char) -> bool {
     matches!(c, '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}')
 }
 
-/// Checks a new account name (in [`normalize_name`]'s form): 3–20 letters (any script), digits,
-/// `_` or `-`, not `Guest-…`.
+/// Whether the combining marks of `name` (accents, vowel signs) each follow a letter, at most
+/// [`MAX_MARKS`] in a row: marks piled on one letter, or standing alone, are not writing.
+fn marks_on_letters(name: &str) -> bool {
+    let mut run = MAX_MARKS; // at the start a mark follows nothing
+    name.chars().all(|c| {
+        if unicode_normalization::char::is_combining_mark(c) {
+            run += 1;
+            run <= MAX_MARKS
+        } else {
+            // After a digit, `_` or `-`, a mark stands alone again.
+            run = if c.is_alphabetic() { 0 } else { MAX_MARKS };
+            true
+        }
+    })
+}
+
+/// Combining marks allowed on one letter (Devanagari's virama and a vowel sign, say).
+const MAX_MARKS: usize = 2;
+
+/// Whether the letters of `name` come from one writing system: one script, or scripts written
+/// together (Latin with Han, Hiragana and Katakana; with Han and Bopomofo; with Han and
+/// Hangul), as Unicode's "highly restrictive" profile (UTS #39) has it. A Latin name with a
+/// Cyrillic `а` or Greek `ο` in it, which looks like another name, is refused.
+fn one_writing_system(name: &str) -> bool {
+    use unicode_script::{Script, UnicodeScript};
+    const TOGETHER: [&[Script]; 3] = [
+        &[
+            Script::Latin,
+            Script::Han,
+            Script::Hiragana,
+            Script::Katakana,
+        ],
+        &[Script::Latin, Script::Han, Script::Bopomofo],
+        &[Script::Latin, Script::Han, Script::Hangul],
+    ];
+    let used: Vec<Script> = name
+        .chars()
+        .map(|c| c.script())
+        .filter(|s| !matches!(s, Script::Common | Script::Inherited))
+        .collect();
+    let Some(first) = used.first() else {
+        return true;
+    };
+    used.iter().all(|s| s == first)
+        || TOGETHER
+            .iter()
+            .any(|set| used.iter().all(|s| set.contains(s)))
+}
+
+/// Checks a new account name (in [`normalize_name`]'s form): 3–20 letters (any script, with
+/// their accents), digits, `_` or `-`, from one writing system, not `Guest-…`.
 pub fn validate_name(name: &str) -> Result<(), ApiError> {
     if !NAME_CHARS.contains(&name.chars().count()) {
         return Err(ApiError::Account(AccountRule::NameLength));
     }
+    // Marks (a virama, say, which is not itself a letter) are part of the letter they follow.
+    let mark = unicode_normalization::char::is_combining_mark;
     if !name
         .chars()
-        .all(|c| (c.is_alphanumeric() && !invisible(c)) || c == '_' || c == '-')
+        .all(|c| (c.is_alphanumeric() && !invisible(c)) || mark(c) || c == '_' || c == '-')
+        || !marks_on_letters(name)
     {
         return Err(ApiError::Account(AccountRule::NameChars));
+    }
+    if !one_writing_system(name) {
+        return Err(ApiError::Account(AccountRule::NameScripts));
     }
     if name.to_lowercase().starts_with("guest") {
         return Err(ApiError::Account(AccountRule::NameReserved));
@@ -380,4 +435,29 @@ async fn user_games(
 async fn leaderboard(State(state): State<AppState>) -> Result<Response, ApiError> {
     let users = state.hub.store().leaderboard(100).await?;
     Ok(Json(json!({ "users": users })).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_people_write_are_accepted() {
+        for name in [
+            "小明abc",
+            "たろう太郎",
+            "タロウ_01",
+            "김철수",
+            "王小明ㄅㄆ",
+            "Nguyễn",
+            "Zoë-7",
+            "स्त्री123",
+            "Иван",
+            "Σωκράτης",
+            "محمد",
+        ] {
+            let name = normalize_name(name);
+            assert!(validate_name(&name).is_ok(), "{name}");
+        }
+    }
 }

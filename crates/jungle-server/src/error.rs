@@ -104,6 +104,8 @@ pub enum AccountRule {
     NameChars,
     /// Names starting with `guest` belong to guests.
     NameReserved,
+    /// A name's letters come from one writing system (no Latin name with Cyrillic look-alikes).
+    NameScripts,
     /// A password has [`PASSWORD_CHARS`] characters.
     PasswordLength,
 }
@@ -120,6 +122,7 @@ impl AccountRule {
             AccountRule::NameLength => "name_length",
             AccountRule::NameChars => "name_chars",
             AccountRule::NameReserved => "name_reserved",
+            AccountRule::NameScripts => "name_scripts",
             AccountRule::PasswordLength => "password_length",
         }
     }
@@ -134,6 +137,9 @@ impl AccountRule {
             ),
             AccountRule::NameChars => "a name may hold only letters, digits, `_` and `-`".into(),
             AccountRule::NameReserved => "names starting with `guest` are reserved".into(),
+            AccountRule::NameScripts => {
+                "a name may not mix alphabets (such as Latin and Cyrillic letters)".into()
+            }
             AccountRule::PasswordLength => format!(
                 "a password has {} to {} characters",
                 PASSWORD_CHARS.start(),

@@ -906,6 +906,33 @@ async fn accounts_sessions_and_http_errors() {
             "name_chars",
             "letters, digits",
         ),
+        // Marks piled up on a letter, or standing alone, are not writing.
+        (
+            "alice\u{64B}\u{64C}\u{64D}",
+            "long enough",
+            "name_chars",
+            "letters, digits",
+        ),
+        ("\u{301}abc", "long enough", "name_chars", "letters, digits"),
+        (
+            "abc_\u{301}",
+            "long enough",
+            "name_chars",
+            "letters, digits",
+        ),
+        // A Cyrillic letter in a Latin name makes a look-alike of another name.
+        (
+            "al\u{456}ce",
+            "long enough",
+            "name_scripts",
+            "mix alphabets",
+        ),
+        (
+            "Gu\u{435}st-1",
+            "long enough",
+            "name_scripts",
+            "mix alphabets",
+        ),
         ("erin", "short", "password_length", "8 to 128 characters"),
     ] {
         let bad = post_account(&srv, "/api/register", name, password).await;
