@@ -368,6 +368,8 @@ impl Conn {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
                 let rules = parse_rules(rules.as_deref())?;
                 self.refresh_user().await;
+                // A guest's games are casual: its seek says so.
+                let rated = rated && !self.user.guest;
                 let id = hub.open_seek(&self.user, tc, rated, rules);
                 self.send(serde_json::json!({"t": "seek_created", "id": id}))
                     .await;
@@ -404,6 +406,8 @@ impl Conn {
             }
             ClientMsg::Challenge { tc, rated, color } => {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
+                self.refresh_user().await;
+                let rated = rated && !self.user.guest;
                 let id = hub.open_challenge(&self.user.id, tc, rated, color.unwrap_or_default());
                 self.send(serde_json::json!({"t": "challenge_created", "id": id}))
                     .await;

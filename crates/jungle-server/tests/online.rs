@@ -448,6 +448,22 @@ async fn a_rated_challenge_accepted_by_a_guest_makes_a_casual_game() {
     let game = challenge_game(&mut red, &mut bob, untimed(), true).await;
     let g = srv.get(&format!("/api/games/{game}"), None).await.json();
     assert_eq!(g["game"]["rated"], true, "{g}");
+    // A guest's own seeks and challenges say they are casual, as their games will be.
+    blue.send(json!({"t": "challenge", "tc": untimed(), "rated": true}))
+        .await;
+    let id = blue.expect("challenge_created").await["id"].clone();
+    let c = srv
+        .get(&format!("/api/challenges/{}", id.as_str().unwrap()), None)
+        .await
+        .json();
+    assert_eq!(c["challenge"]["rated"], false, "{c}");
+    blue.send(json!({"t": "lobby"})).await;
+    blue.expect("seeks").await;
+    blue.send(json!({"t": "seek", "tc": untimed(), "rated": true}))
+        .await;
+    blue.expect("seek_created").await;
+    let seeks = blue.expect("seeks").await;
+    assert_eq!(seeks["seeks"][0]["rated"], false, "{seeks}");
 }
 
 #[tokio::test]
