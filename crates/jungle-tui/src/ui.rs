@@ -486,7 +486,9 @@ fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'stat
             Color::Blue => app.online.timeouts.blue,
         };
         if n > 0 {
-            details.push(Msg::Timeouts.fill(app.lang, &[("n", &n)]));
+            // The 4th timeout ends the game (the result says so): "4/3" would read as a count
+            // past its limit.
+            details.push(Msg::Timeouts.fill(app.lang, &[("n", &n.min(3))]));
         }
     }
     let mut one = head.clone();

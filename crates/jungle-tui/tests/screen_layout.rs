@@ -254,6 +254,20 @@ fn online(lang: Lang) -> (App, Instant) {
 }
 
 #[test]
+fn the_timeout_that_ends_a_game_shows_as_the_last_allowed_not_past_it() {
+    let (mut a, now) = online(Lang::En);
+    let ended = json!({"t": "ended", "game": "g1", "result": {"winner": "blue", "reason": "timeouts"},
+        "changes": {}, "timeouts": {"red": 4, "blue": 1}});
+    a.handle(
+        Event::Server(ServerMsg::parse(&ended.to_string()).unwrap()),
+        now,
+    );
+    let all = Screen::draw(&a, 80, 24, now).all();
+    assert!(all.contains("Timeouts 3/3"), "{all}");
+    assert!(!all.contains("4/3"), "{all}");
+}
+
+#[test]
 fn online_players_are_shown_with_all_their_parts_at_80_by_24() {
     for lang in LANGS {
         let (a, now) = online(lang);
