@@ -155,6 +155,10 @@ pub const MAX_CHALLENGES_PER_USER: usize = 20;
 /// change is sent to everyone in the lobby: one player's thousand seeks would flood them all).
 pub const MAX_SEEKS_PER_USER: usize = 5;
 
+/// Live games one player may start (against the AI, at one device, or by accepting a seek or
+/// challenge) while they already have this many going on.
+pub const MAX_LIVE_GAMES_PER_USER: usize = 20;
+
 /// Open challenges on the server; a new one past this drops the oldest.
 const MAX_CHALLENGES: usize = 10_000;
 

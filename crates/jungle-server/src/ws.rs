@@ -4,7 +4,7 @@
 
 use crate::accounts::session;
 use crate::game::{Action, Event, GameHandle, Seat};
-use crate::hub::UserEvent;
+use crate::hub::{UserEvent, MAX_LIVE_GAMES_PER_USER};
 use crate::ids::GameId;
 use crate::limits::{Bucket, ClientIp};
 use crate::store::User;
@@ -310,6 +310,14 @@ impl Conn {
         tc: TimeControl,
         rules: Rules,
     ) -> Result<(), WsError> {
+        if self.state.hub.user_live_games(&self.user.id).len() >= MAX_LIVE_GAMES_PER_USER {
+            return Err(WsError::new(
+                "too_many_games",
+                format!(
+                    "you have {MAX_LIVE_GAMES_PER_USER} games going on: finish or resign one first"
+                ),
+            ));
+        }
         // The hub reads both seats afresh and makes a game with a guest or the AI casual.
         self.state
             .hub

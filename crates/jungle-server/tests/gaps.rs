@@ -327,3 +327,31 @@ async fn history_pages_reach_every_game_even_those_started_in_the_same_milliseco
     unique.dedup();
     assert_eq!((seen.len(), unique.len()), (5, 5), "{seen:?}");
 }
+
+#[tokio::test]
+async fn one_player_has_a_bounded_number_of_games_going_on() {
+    let dir = tmp();
+    let config = jungle_server::hub::ServerConfig {
+        ws_msgs_per_sec: 1000,
+        ..test_config()
+    };
+    let srv = TestServer::start_with(dir.path(), config).await;
+    let mut p = srv.guest().await;
+    let max = jungle_server::hub::MAX_LIVE_GAMES_PER_USER;
+    let mut games = Vec::new();
+    for _ in 0..max {
+        p.send(json!({"t": "play_hotseat"})).await;
+        games.push(p.expect("game").await["game"]["id"].clone());
+    }
+    let e = p.expect_error(json!({"t": "play_hotseat"})).await;
+    assert_eq!(e["code"], "too_many_games", "{e}");
+    let e = p
+        .expect_error(json!({"t": "play_ai", "level": 1, "color": "red"}))
+        .await;
+    assert_eq!(e["code"], "too_many_games", "{e}");
+    // One resigned, one may start again.
+    p.send(json!({"t": "resign", "game": games[0]})).await;
+    p.expect("ended").await;
+    p.send(json!({"t": "play_hotseat"})).await;
+    assert_eq!(p.expect("game").await["game"]["status"], "live");
+}
