@@ -37,7 +37,7 @@ test('every dynamic key family has all its members', () => {
     ...['water', 'trap_red', 'trap_blue', 'den_red', 'den_blue'].map((x) => `terrain_${x}`),
     ...['open', 'connecting', 'closed'].map((x) => `conn_${x}`),
     ...['not_found', 'unauthorized', 'rate_limited', 'not_your_turn', 'not_your_game', 'spectator', 'wrong_ply', 'illegal_move', 'game_over', 'bad_request', 'too_large', 'bad_json',
-      'abort_too_late', 'no_draw_offer', 'takeback_ai_only', 'nothing_to_take_back', 'game_not_over', 'already_rematched', 'own_offer', 'challenger_offline', 'opponent_offline']
+      'abort_too_late', 'no_draw_offer', 'takeback_ai_only', 'nothing_to_take_back', 'game_not_over', 'already_rematched', 'own_offer', 'challenger_offline', 'opponent_offline', 'too_many_games']
       .map((c) => `err_${c}`),
     // The browser's own JFEN reader (web/js/jfen.js) and the server's position problems.
     ...['fields', 'ranks', 'char', 'rank_files', 'turn', 'counters', 'move_number_zero', 'too_long'].map((c) => `jfen_${c}`),
@@ -170,4 +170,25 @@ test('the short-game note counts a game of exactly 10 rounds in', () => {
   setLang('en');
   assert.equal(t('short_game_note'), 'Games that end within 10 rounds change no score.');
   setLang('zh-Hans');
+});
+
+test('the game-action refusals of offers read in each language', () => {
+  for (const [lang, own, offline] of [
+    ['en', /your own offer/, /not online now/],
+    ['zh-Hans', /你自己发出的邀请/, /对方现在不在线/],
+    ['zh-Hant', /你自己發出的邀請/, /對方目前不在線上/],
+  ]) {
+    setLang(lang);
+    assert.match(errText({ code: 'own_offer', message: 'that is your own offer' }), own);
+    assert.match(errText({ code: 'opponent_offline', message: 'the other player is not online now' }), offline);
+  }
+});
+
+test('English texts are free of Chinese examples (but for the terminal help\'s board marks)', () => {
+  const chinese = Object.entries(CATALOGUE).filter(([k, e]) => /[\u3400-\u9fff]/.test(e[2]) && k !== 'tui_help_body').map(([k]) => k);
+  assert.deepEqual(chinese, []);
+  setLang('en');
+  assert.equal(t('move_syntax'), 'That is not a move. Examples: g3g4, Rg4.');
+  setLang('zh-Hans');
+  assert.match(t('move_syntax'), /鼠g4/);
 });

@@ -103,6 +103,25 @@ test('two players register, pair by challenge link and play to a den win', async
   // Bob asks for a rematch from the result dialog; Alice accepts; colours swap. The new game
   // is then aborted (with a confirmation).
   await bob.page.locator('dialog.modal[open] button[data-value=rematch]').click();
+  await bob.page.locator('.toast', { hasText: 'Rematch offered' }).first().waitFor();
+  // Bob's own offer waits for Alice: his button says so and cannot be pressed again.
+  const waiting = bob.page.locator('[data-test=rematch]');
+  await waiting.filter({ hasText: 'Rematch: waiting for your opponent' }).waitFor();
+  assert.equal(await waiting.isDisabled(), true);
+  await alice.page.locator('[data-test=rematch-accept]').waitFor();
+  // The offer is part of the game's state: Alice sees it on coming back to the game from
+  // elsewhere, and Bob's page, reloaded, still waits.
+  await alice.page.goto(`${BASE}/#/`);
+  await alice.page.waitForSelector('[data-test=start-ai]');
+  await alice.page.goto(`${BASE}/#/g/${encodeURIComponent(idA)}`);
+  await alice.page.locator('.offer-bar', { hasText: 'Your opponent wants a rematch' }).waitFor();
+  assert.equal(await alice.page.locator('[data-test=rematch]').innerText(), 'Accept the rematch');
+  await bob.page.reload();
+  await bob.page.waitForSelector('body[data-ready="1"]');
+  await closeDialog(bob.page);
+  await waiting.filter({ hasText: 'Rematch: waiting for your opponent' }).waitFor();
+  assert.equal(await waiting.isDisabled(), true);
+  assert.equal(await bob.page.locator('[data-test=rematch-accept]').count(), 0);
   await alice.page.click('[data-test=rematch-accept]');
   await alice.page.waitForURL((u) => /#\/g\//.test(u.hash) && !u.hash.endsWith(idA));
   const re = await gameId(alice.page);
@@ -128,6 +147,9 @@ test('two players register, pair by challenge link and play to a den win', async
   await alice.page.reload();
   await alice.page.waitForSelector('[data-test=ply]');
   await alice.page.locator('[data-test=ply]').filter({ hasText: 'Ply 13 of 13' }).waitFor();
+  // Its rematch has been played: no second one is offered, nor an offer shown.
+  await alice.page.locator('[data-test=copy-fen]').waitFor();
+  assert.equal(await alice.page.locator('[data-test=rematch], [data-test=rematch-accept]').count(), 0);
   await alice.page.keyboard.press('Home');
   await alice.page.locator('[data-test=ply]').filter({ hasText: 'Ply 0 of 13' }).waitFor();
   assert.equal(await alice.page.locator('.board [data-sq="e3"] .piece[data-role="P"]').count(), 1);
@@ -188,6 +210,16 @@ test('a challenger who left the lobby (a reload) is taken to the game when the f
   await alice.page.selectOption('#ch-tc', 'classical');
   await alice.page.click('[data-test=create-challenge]');
   const link = await alice.page.locator('[data-test=challenge-link]').inputValue();
+  // Alice opens her own link: it is hers, to send to a friend, with no Accept button.
+  await alice.page.goto(link);
+  await alice.page.locator('[data-test=challenge-lead]', { hasText: 'This is your own challenge' }).waitFor();
+  assert.doesNotMatch(await alice.page.locator('main').innerText(), /invites you/);
+  assert.equal(await alice.page.locator('[data-test=accept-challenge]').isVisible(), false);
+  assert.equal(await alice.page.locator('[data-test=challenge-link]').inputValue(), link);
+  await alice.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await alice.page.click('[data-test=copy-challenge-link]');
+  await alice.page.locator('.toast', { hasText: 'Copied: the challenge link' }).first().waitFor();
+  assert.equal(await alice.page.evaluate(() => navigator.clipboard.readText()), link);
   // Alice goes on to the leaderboard in a new page (nothing there is waiting for a game).
   await alice.page.goto(`${BASE}/#/leaderboard`);
   await alice.page.reload();
@@ -344,8 +376,19 @@ test('a challenge can be made rated: its page says so, and so does the result', 
   await alice.page.selectOption('#ch-tc', 'classical');
   await alice.page.click('[data-test=create-challenge]');
   const link = await alice.page.locator('[data-test=challenge-link]').inputValue();
+  // A guest who opens it is told that for them it would be casual (guests play no rated games),
+  // with the way to register.
+  const guest = await openPlayer(browser, { locale: 'en-US' });
+  await guest.page.goto(link);
+  await guest.page.locator('[data-test=challenge-mode]', { hasText: 'Casual' }).waitFor();
+  const note = guest.page.locator('[data-test=challenge-guest-note]');
+  assert.match(await note.innerText(), /Only registered players play rated games/);
+  assert.equal(await note.locator('a').getAttribute('href'), '#/login');
+  assert.deepEqual(guest.page.errors, []);
+  await guest.context.close();
   await bob.page.goto(link);
   await bob.page.locator('[data-test=challenge-terms]', { hasText: 'Rated' }).waitFor();
+  assert.equal(await bob.page.locator('[data-test=challenge-guest-note]').count(), 0);
   await bob.page.click('[data-test=accept-challenge]');
   const id = await gameId(alice.page);
   assert.equal(await gameId(bob.page), id);

@@ -554,6 +554,9 @@ test('the analysis board: load a position, moves checked by the server, evaluati
   await page.fill('#fen-input', 'not a position');
   await page.press('#fen-input', 'Enter');
   await page.locator('.toast.error', { hasText: 'Bad position: a JFEN has 2 or 4 fields' }).waitFor();
+  // The last position's evaluation goes: the reason stands in its place.
+  await page.locator('[data-test=analysis-error]', { hasText: 'Bad position: a JFEN has 2 or 4 fields' }).waitFor();
+  assert.equal(await page.locator('[data-test=eval], [data-test=lines]').count(), 0);
   // Well-formed, but not a position (a lion in the water): the server's reasons are shown where
   // the analysis would be, in the player's language.
   await page.fill('#fen-input', 'l5t/1d3c1/r1p1w1e/7/7/1L5/7/7/7 r');
@@ -663,7 +666,150 @@ test('the server\'s welcome arriving late keeps what the player chose on the hom
   // The game started after the welcome: the home screen still offers to resume it.
   const id = await gameId(page);
   await page.goto(`${BASE}/#/`);
-  await page.click('[data-test=resume]');
+  // The link names whom the game is against (two live games give two different buttons), also
+  // after a reload, when the welcome gives only the game's id.
+  assert.equal(await page.locator('[data-test=resume]').innerText(), 'Resume your game vs the computer (level 7)');
+  await page.reload();
+  await page.locator('[data-test=resume]', { hasText: 'Resume your game vs the computer (level 7)' }).waitFor();
+  // A second live game, at one device: its own words.
+  await page.click('[data-test=start-hotseat]');
+  await page.waitForURL((u) => /#\/g\//.test(u.hash) && !u.hash.endsWith(id));
+  await page.goto(`${BASE}/#/`);
+  await page.locator('[data-test=resume]').nth(1).waitFor();
+  assert.deepEqual((await page.locator('[data-test=resume]').allInnerTexts()).sort(),
+    ['Resume your game on this device', 'Resume your game vs the computer (level 7)']);
+  await page.locator('[data-test=resume]', { hasText: 'computer' }).click();
   await page.waitForURL(`**/#/g/${id}`);
   await context.close();
+});
+
+test('the replay keeps the keyboard on the button pressed; its ends are disabled; the language switch empties the live region', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US' });
+  await page.click('[data-test=start-hotseat]');
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  for (const m of ['g3g4', 'a7a6', 'e3d3']) await clickMove(page, m);
+  // Resigning asks with buttons that say what they do.
+  await page.click('[data-test=resign]');
+  const dlg = page.locator('dialog.modal[open]');
+  assert.deepEqual(await dlg.locator('button').allInnerTexts(), ['Keep playing', 'Resign']);
+  await dlg.locator('[data-test=confirm-yes]').click();
+  await endingText(page);
+  await page.keyboard.press('Escape');
+  await page.locator('dialog.modal[open]').waitFor({ state: 'detached' });
+  const ply = page.locator('[data-test=ply]');
+  const focused = () => page.evaluate(() => document.activeElement?.dataset?.test || document.activeElement?.dataset?.ply || document.activeElement?.tagName);
+  const disabled = () => page.evaluate(() => ['first', 'prev', 'next', 'last'].filter((b) => document.querySelector(`[data-test=${b}]`).disabled));
+  await ply.filter({ hasText: 'Ply 3 of 3' }).waitFor();
+  // At the end there is nothing further to step to.
+  assert.deepEqual(await disabled(), ['next', 'last']);
+  // The buttons are drawn anew at each step: the focus stays on the one pressed.
+  await page.locator('[data-test=prev]').focus();
+  await page.keyboard.press('Enter');
+  await ply.filter({ hasText: 'Ply 2 of 3' }).waitFor();
+  assert.equal(await focused(), 'prev');
+  assert.deepEqual(await disabled(), []);
+  await page.keyboard.press('Enter');
+  await ply.filter({ hasText: 'Ply 1 of 3' }).waitFor();
+  assert.equal(await focused(), 'prev');
+  await page.keyboard.press('Enter');
+  await ply.filter({ hasText: 'Ply 0 of 3' }).waitFor();
+  // Prev is now disabled: the focus goes on to Next, not lost to the page.
+  assert.deepEqual(await disabled(), ['first', 'prev']);
+  assert.equal(await focused(), 'next');
+  await page.keyboard.press('Enter');
+  await ply.filter({ hasText: 'Ply 1 of 3' }).waitFor();
+  assert.equal(await focused(), 'next');
+  await page.keyboard.press('Space');
+  await ply.filter({ hasText: 'Ply 2 of 3' }).waitFor();
+  assert.equal(await focused(), 'next');
+  // The move shown is marked as the current step for screen readers.
+  assert.equal(await page.locator('.moves .mv[aria-current=step]').getAttribute('data-ply'), '1');
+  assert.equal(await page.locator('.moves .mv[aria-current]').count(), 1);
+  // A move of the list, pressed by keyboard: shown, marked, and still focused.
+  await page.locator('.moves .mv[data-ply="0"]').focus();
+  await page.keyboard.press('Enter');
+  await ply.filter({ hasText: 'Ply 1 of 3' }).waitFor();
+  assert.equal(await focused(), '0');
+  assert.equal(await page.locator('.moves .mv[aria-current=step]').getAttribute('data-ply'), '0');
+  // Flip and the ranks switch keep it too.
+  for (const b of ['flip', 'ranks']) {
+    await page.locator(`[data-test=${b}]`).focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await focused(), b);
+  }
+  assert.equal(await page.locator('.board .sq').first().getAttribute('data-sq'), 'g1');
+  assert.equal(await page.locator('[data-test=ranks]').getAttribute('aria-pressed'), 'true');
+  // What the live region said last (the result) was in English: a switch of language empties
+  // it rather than leaving it to be read again in the old language.
+  await page.evaluate(() => { document.getElementById('live').textContent = 'Blue wins (resignation)'; });
+  await page.selectOption('#lang-select', 'zh-Hans');
+  await page.locator('[data-test=ply]', { hasText: /^第 \d \/ 3 步$/ }).waitFor();
+  assert.equal(await page.locator('#live').textContent(), '');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a phone lobby: a guest\'s seek reads casual, Accept is on the screen; the abort dialog says what its buttons do', async () => {
+  const seeker = await openPlayer(browser, { locale: 'en-US', hash: '/#/lobby' });
+  await seeker.page.locator('[data-test=conn].open').waitFor({ state: 'attached' });
+  // A guest's seek asking to be rated (as a client other than this one may send): any game
+  // with a guest is casual, and the lobby says so.
+  await seeker.page.evaluate(() => window.jungle.socket.send({
+    t: 'seek', rated: true, tc: window.jungle.store.presets.find((p) => p.id === 'classical').tc,
+  }));
+  const seekerName = await seeker.page.evaluate(() => window.jungle.store.user.name);
+  const { page } = await openPlayer(browser, {
+    locale: 'zh-CN', viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true, hash: '/#/lobby',
+  });
+  const row = page.locator('table.seeks tr[data-seek]', { hasText: seekerName.replace('Guest-', '游客') });
+  await row.waitFor();
+  assert.equal(await row.locator('[data-test=seek-mode]').innerText(), '友谊赛');
+  await shot(page, 'phone-lobby');
+  // Nothing makes the page scroll sideways, and the button to take the seek is on the screen
+  // as it is, without scrolling the table.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, 'the page scrolls sideways');
+  const accept = row.locator('[data-test=accept-seek]');
+  await accept.scrollIntoViewIfNeeded();
+  const bb = await accept.boundingBox();
+  assert.ok(bb.x >= 0 && bb.x + bb.width <= 360 && bb.height >= 30, `Accept at ${JSON.stringify(bb)}`);
+  assert.equal(await page.locator('.table-scroll').evaluate((el) => el.scrollLeft), 0);
+  // Nothing covers it: a tap lands on it.
+  assert.equal(await accept.evaluate((b) => {
+    const r = b.getBoundingClientRect();
+    return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('[data-test=accept-seek]') === b;
+  }), true);
+  // No heading, name or time broken into a character per line: each on one line.
+  const broken = await page.locator('table.seeks').evaluate((t) => [...t.querySelectorAll('th, tr[data-seek] td:not(.tc), tr[data-seek] td.tc .nowrap')]
+    .map((c) => {
+      // The lines its text takes: the distinct tops of the text's boxes.
+      const tops = new Set();
+      const walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const r = document.createRange();
+        r.selectNodeContents(n);
+        for (const box of r.getClientRects()) if (box.width) tops.add(Math.round(box.top));
+      }
+      return { text: c.textContent, lines: tops.size };
+    })
+    .filter((c) => c.lines > 1));
+  assert.deepEqual(broken, []);
+  await accept.tap();
+  await gameId(page);
+  await gameId(seeker.page);
+  // Aborting asks "continue or abort?", not 取消 (cancel) or 确定 (confirm) under the title 取消对局.
+  await page.locator('[data-test=abort]').tap();
+  const dlg = page.locator('dialog.modal[open]');
+  assert.equal(await dlg.locator('h2').innerText(), '取消对局');
+  assert.deepEqual(await dlg.locator('button').allInnerTexts(), ['继续下棋', '取消对局']);
+  await dlg.locator('button', { hasText: '继续下棋' }).tap();
+  await dlg.waitFor({ state: 'detached' });
+  assert.match(await page.locator('[data-test=status]').innerText(), /轮到你|等待/);
+  await page.locator('[data-test=abort]').tap();
+  await dlg.locator('button', { hasText: '取消对局' }).tap();
+  const text = await endingText(page);
+  assert.match(text, /对局已取消/);
+  assert.match(text, /还没正式开始就取消了，不算输赢/);
+  assert.match(await endingText(seeker.page), /Game aborted/);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(seeker.page.errors, []);
 });

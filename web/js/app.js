@@ -1,9 +1,9 @@
 // The application shell: session, header, router and the non-game screens (home, lobby, watch,
 // challenge, profile, leaderboard, log in / register).
 
-import { t, lang, setLang, LANGS, onLangChange, errText, shownName } from './i18n.js';
+import { t, lang, setLang, LANGS, onLangChange, errText, shownName, isGuestName } from './i18n.js';
 import { api, Socket } from './net.js';
-import { h, toast, fmtTc, confirmDialog, emptyFieldMessage } from './ui.js';
+import { h, toast, fmtTc, confirmDialog, emptyFieldMessage, clearAnnouncement, copyText } from './ui.js';
 import { mountGame, mountAnalysis, resultText, playerName } from './game.js';
 import * as sound from './sound.js';
 import { Board } from './board.js';
@@ -130,7 +130,7 @@ async function loadMe() {
 }
 
 async function logout() {
-  if (!(await confirmDialog(t('logout'), t('confirm_logout')))) return;
+  if (!(await confirmDialog(t('logout'), t('confirm_logout'), { yes: t('logout'), no: t('stay_logged_in') }))) return;
   try {
     await api('POST', '/api/logout');
   } catch (e) {
@@ -166,10 +166,40 @@ function startGame(msg) {
   socket.send(msg);
 }
 
+// What the home screen's "resume" links know of each live game of the player's (GET
+// /api/games/{id}, once per game): whom it is against.
+const resumeInfo = new Map();
+
+/**
+ * The words of a link to resume live game `g` (a game state, or undefined while unknown): whom
+ * it is against, so that two live games do not give two identical buttons.
+ */
+function resumeLabel(g) {
+  if (!g || !g.you) return t('resume_game');
+  if (g.you === 'both') return t('resume_hotseat');
+  const opp = g[g.you === 'red' ? 'blue' : 'red'];
+  if (!opp) return t('resume_game');
+  if (opp.ai_level) return t('resume_vs_ai', { level: opp.ai_level });
+  return t('resume_vs', { name: shownName(opp.name) });
+}
+
 /** Fills the home screen's "resume your game" paragraph from `store.myLive` (empty when none). */
 function resumeLinks(p) {
-  p.replaceChildren(...(store.myLive || []).map((id) => h('a', { class: 'button primary', href: `#/g/${id}`, 'data-test': 'resume' }, t('resume_game'))));
+  const ids = store.myLive || [];
+  p.replaceChildren(...ids.map((id) => h('a', {
+    class: 'button primary', href: `#/g/${id}`, 'data-test': 'resume', 'data-game': id,
+  }, resumeLabel(store.games.get(id) || resumeInfo.get(id)))));
   p.hidden = !p.childElementCount;
+  // Games not heard of in this tab yet (the welcome lists only their ids): asked for once.
+  for (const id of ids) {
+    if (store.games.has(id) || resumeInfo.has(id)) continue;
+    resumeInfo.set(id, undefined);
+    api('GET', `/api/games/${encodeURIComponent(id)}`).then((r) => {
+      resumeInfo.set(id, r && r.game);
+      const a = p.isConnected && [...p.querySelectorAll('[data-game]')].find((x) => x.dataset.game === id);
+      if (a) a.textContent = resumeLabel(r && r.game);
+    }, () => resumeInfo.delete(id));
+  }
   return p;
 }
 
@@ -236,6 +266,11 @@ function ratedGuestNote(id) {
   return h('p', { class: 'note rated-note', id, 'data-test': 'rated-guest-note' }, h('a', { href: '#/login' }, t('rated_guest_note')));
 }
 
+/** A time control for a narrow cell: its parts ("10+5", "60s per move") each kept on one line. */
+function tcParts(tc) {
+  return fmtTc(tc).split(' · ').flatMap((part, i) => [i ? ' · ' : null, h('span', { class: 'nowrap' }, part)]);
+}
+
 function lobby(root) {
   const guest = Boolean(store.user && store.user.guest);
   const tc = tcSelect('seek-tc', false);
@@ -251,9 +286,12 @@ function lobby(root) {
   function renderSeeks() {
     const rows = store.seeks.map((s) => {
       const mine = mySeeks.has(s.id) || (store.user && s.user === store.user.name);
+      // A game with a guest in it is casual whatever its seek asked for: a guest's seek, or
+      // any seek for a guest looking at it.
+      const rated = s.rated && !isGuestName(s.user) && !guest;
       return h('tr', { 'data-seek': s.id },
-        h('td', {}, shownName(s.user)), h('td', {}, s.rating ? String(Math.round(s.rating)) : '–'), h('td', {}, fmtTc(s.tc)),
-        h('td', {}, s.rated ? t('rated') : t('casual')),
+        h('td', {}, shownName(s.user)), h('td', {}, s.rating ? String(Math.round(s.rating)) : '–'), h('td', { class: 'tc' }, tcParts(s.tc)),
+        h('td', { 'data-test': 'seek-mode' }, rated ? t('rated') : t('casual')),
         h('td', {}, mine
           ? h('button', { type: 'button', 'data-test': 'cancel-seek', onclick: () => socket.send({ t: 'cancel_seek', id: s.id }) }, t('cancel'))
           : h('button', { type: 'button', class: 'primary', 'data-test': 'accept-seek', onclick: () => startGame({ t: 'accept_seek', id: s.id }) }, t('accept'))));
@@ -269,7 +307,7 @@ function lobby(root) {
       expectingGame = true;
       chOut.replaceChildren(h('p', {}, t('challenge_link')),
         h('input', { readonly: true, value: link, 'data-test': 'challenge-link', 'aria-label': t('challenge_link'), onfocus: (e) => e.target.select() }),
-        h('button', { type: 'button', onclick: () => navigator.clipboard.writeText(link).then(() => toast(t('copied', { what: t('challenge_link') })), () => {}) }, t('copy')));
+        h('button', { type: 'button', onclick: () => copyText(link, t('invite_link')) }, t('copy')));
     }
     if (m.t === 'welcome') socket.send({ t: 'lobby' });
   });
@@ -284,7 +322,7 @@ function lobby(root) {
     h('div', { class: 'cards' },
       h('section', { class: 'card wide' },
         h('h2', {}, t('open_seeks')),
-        h('table', { class: 'seeks' }, h('thead', {}, h('tr', {}, [t('player'), t('rating'), t('time_control'), t('mode'), ''].map((x) => h('th', { scope: 'col' }, x)))), list)),
+        scrolling(h('table', { class: 'seeks' }, h('thead', {}, h('tr', {}, [t('player'), t('rating'), t('time_control'), t('mode'), ''].map((x) => h('th', { scope: 'col' }, x)))), list))),
       h('section', { class: 'card' },
         h('h2', {}, t('create_seek')),
         h('label', { for: 'seek-tc' }, t('time_control')), tc,
@@ -319,14 +357,35 @@ function challenge(root, id) {
   api('GET', `/api/challenges/${encodeURIComponent(id)}`).then((r) => {
     if (!card.isConnected) return;
     const c = r.challenge;
+    if (store.user && c.user === store.user.name) {
+      // One's own link, opened to check it or by mistake: it is for a friend to open (the
+      // server would refuse the accept, own_offer).
+      const link = `${location.origin}/#/c/${encodeURIComponent(id)}`;
+      lead.textContent = t('challenge_own');
+      terms.replaceChildren(
+        h('dt', {}, t('time_control')), h('dd', {}, fmtTc(c.tc)),
+        h('dt', {}, t('mode')), h('dd', {}, c.rated ? t('rated') : t('casual')),
+        h('dt', {}, t('your_color')), h('dd', { 'data-test': 'challenge-color' }, t(c.color === 'random' ? 'random_color' : c.color)));
+      card.append(h('div', { class: 'challenge-out' },
+        h('input', { readonly: true, value: link, 'data-test': 'challenge-link', 'aria-label': t('invite_link'), onfocus: (e) => e.target.select() }),
+        h('button', { type: 'button', class: 'primary big', 'data-test': 'copy-challenge-link', onclick: () => copyText(link, t('invite_link')) }, t('copy_link'))));
+      return;
+    }
     const mine = c.color === 'red' ? 'blue' : c.color === 'blue' ? 'red' : 'random';
+    // A game with a guest in it is casual, whatever the challenge asked for.
+    const guestViewer = Boolean(store.user && store.user.guest);
+    const rated = c.rated && !guestViewer && !isGuestName(c.user);
     lead.textContent = t('challenge_from', { name: shownName(c.user) });
     // A game needs its challenger there: the server refuses the accept until they are.
     if (c.online === false) card.insertBefore(h('p', { class: 'note', 'data-test': 'challenge-offline' }, t('challenge_offline', { name: shownName(c.user) })), accept);
     terms.replaceChildren(
       h('dt', {}, t('time_control')), h('dd', {}, fmtTc(c.tc)),
-      h('dt', {}, t('mode')), h('dd', {}, c.rated ? t('rated') : t('casual')),
+      h('dt', {}, t('mode')), h('dd', { 'data-test': 'challenge-mode' }, rated ? t('rated') : t('casual')),
       h('dt', {}, t('your_color')), h('dd', { 'data-test': 'challenge-color' }, t(mine === 'random' ? 'random_color' : mine)));
+    if (c.rated && guestViewer) {
+      card.insertBefore(h('p', { class: 'note', 'data-test': 'challenge-guest-note' }, t('challenge_guest_casual'), ' ',
+        h('a', { href: '#/login' }, t('rated_guest_note'))), accept);
+    }
     accept.hidden = false;
   }, (e) => {
     if (!card.isConnected) return;
@@ -643,7 +702,11 @@ socket.onState((s) => {
     el.title = t(`conn_${s}`);
   }
 });
-onLangChange(() => route());
+onLangChange(() => {
+  // What the live region said is in the old language: not to be read again.
+  clearAnnouncement();
+  route();
+});
 window.addEventListener('hashchange', route);
 
 async function boot() {

@@ -8,6 +8,9 @@ import { api } from './net.js';
 import * as sound from './sound.js';
 
 const OTHER = { red: 'blue', blue: 'red' };
+// Move timeouts a player may have (RULES §8.2): the next one ends the game. The count that ended
+// it is shown as the limit reached ("3/3"), not past it.
+const MAX_TIMEOUTS = 3;
 const svg = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
 const ICON = {
   first: svg('M5 5h2v14H5zM19 5v14L8 12z'),
@@ -143,7 +146,9 @@ export function mountGame(root, id, ctx) {
     if (!canHint() || hintBusy) return;
     const ply = g.moves.length;
     hintBusy = true;
+    const focus = focusedButton();
     renderControls();
+    refocus(focus);
     try {
       const r = await api('POST', '/api/analyze', {
         fen: g.start_fen || START_JFEN, moves: g.moves.map((m) => m.move), rules: g.rules || undefined, ms: 1000,
@@ -165,6 +170,8 @@ export function mountGame(root, id, ctx) {
     // The server says which seat is the viewer's (`you`), live or finished.
     g = state;
     store.games.set(id, g);
+    // A pending rematch offer is part of the state (a screen opened after it was made sees it).
+    if ('rematch_offer' in g) rematchBy = g.rematch_offer || null;
     positions = positionsOf(g.start_fen, g.moves || []);
     clockBase = g.clocks ? { ...g.clocks, at: performance.now() } : null;
     if (orientation === null) orientation = g.you === 'blue' ? 'blue' : 'red';
@@ -256,7 +263,7 @@ export function mountGame(root, id, ctx) {
         clocks.append(h('span', { class: 'movetime idle', 'aria-hidden': 'true' }, `${t('move_timer')} ${fmtClock(tc.move_s * 1000)}`));
       }
       if (tc.move_s) {
-        const n = g.timeouts ? g.timeouts[color] || 0 : 0;
+        const n = Math.min(MAX_TIMEOUTS, g.timeouts ? g.timeouts[color] || 0 : 0);
         clocks.append(h('span', { class: `timeouts ${n ? 'some' : ''}`, 'data-test': `timeouts-${color}` }, t('timeouts_n', { n })));
       }
     }
@@ -326,11 +333,12 @@ export function mountGame(root, id, ctx) {
       }, 'ranks', { 'aria-pressed': String(showRanks) }),
     ];
     if (live && g.you) {
+      // The dialogs' buttons say what they do: "Cancel" would be unclear beside 取消对局.
       if (n < 2) items.push(btn(t('abort'), async () => {
-        if (await confirmDialog(t('abort'), t('confirm_abort'))) socket.send({ t: 'abort', game: id });
+        if (await confirmDialog(t('abort'), t('confirm_abort'), { yes: t('abort_game'), no: t('keep_playing') })) socket.send({ t: 'abort', game: id });
       }, 'abort'));
       items.push(btn(t('resign'), async () => {
-        if (await confirmDialog(t('resign'), t('confirm_resign'))) socket.send({ t: 'resign', game: id });
+        if (await confirmDialog(t('resign'), t('confirm_resign'), { yes: t('resign'), no: t('keep_playing') })) socket.send({ t: 'resign', game: id });
       }, 'resign'));
       if (me) {
         items.push(btn(g.draw_offer === me ? t('draw_offered_wait') : t('offer_draw'),
@@ -340,11 +348,14 @@ export function mountGame(root, id, ctx) {
       if (me && opponentIsAi() && positions.some((p, i) => i < n && p.turn === me)) items.push(btn(t('takeback'), () => socket.send({ t: 'takeback', game: id }), 'takeback'));
     }
     if (g && canHint()) {
-      items.push(btn(t('hint'), askHint, 'hint', { disabled: hintBusy, title: t('hint_title'), 'aria-keyshortcuts': 'H' }));
+      // Busy, it stays focusable (askHint ignores a second press), so the focus stays on it.
+      items.push(btn(t('hint'), askHint, 'hint', { 'aria-disabled': hintBusy ? 'true' : false, title: t('hint_title'), 'aria-keyshortcuts': 'H' }));
     }
-    if (g && !live && g.you && g.status === 'finished') {
-      items.push(btn(rematchBy && rematchBy !== g.you ? t('accept_rematch') : t('rematch'),
-        () => { socket.send({ t: 'rematch', game: id }); toast(t('rematch_sent')); }, 'rematch'));
+    if (canRematch()) {
+      // The player's own offer waits for the other's answer: asking again would change nothing.
+      const waiting = rematchBy === g.you && g.you !== 'both';
+      items.push(btn(waiting ? t('rematch_waiting') : rematchBy ? t('accept_rematch') : t('rematch'),
+        () => socket.send({ t: 'rematch', game: id }), 'rematch', { disabled: waiting }));
     }
     if (g) {
       items.push(btn(t('copy_fen'), () => copyText(printJfen(currentPos()), t('position_jfen')), 'copy-fen'));
@@ -370,6 +381,11 @@ export function mountGame(root, id, ctx) {
     controls.replaceChildren(...items);
   }
 
+  /** Whether the viewer may ask for (or accept) a rematch: a finished game of theirs whose rematch has not started. */
+  function canRematch() {
+    return Boolean(g && !isLive() && g.you && g.status === 'finished' && !g.rematched);
+  }
+
   function renderOffer() {
     const me = myColor();
     if (g && isLive() && me && g.draw_offer && g.draw_offer !== me) {
@@ -377,7 +393,7 @@ export function mountGame(root, id, ctx) {
       offerBar.replaceChildren(h('span', {}, t('draw_offered_by', { side: t(g.draw_offer) })),
         btn(t('accept'), () => socket.send({ t: 'draw_accept', game: id }), 'draw-accept', { class: 'primary' }),
         btn(t('decline'), () => socket.send({ t: 'draw_decline', game: id }), 'draw-decline'));
-    } else if (g && !isLive() && rematchBy && g.you && rematchBy !== g.you) {
+    } else if (canRematch() && rematchBy && rematchBy !== g.you) {
       offerBar.hidden = false;
       offerBar.replaceChildren(h('span', {}, t('rematch_offered')),
         btn(t('accept_rematch'), () => socket.send({ t: 'rematch', game: id }), 'rematch-accept', { class: 'primary' }));
@@ -404,7 +420,7 @@ export function mountGame(root, id, ctx) {
       }
       li.append(h('button', {
         type: 'button', class: `mv ${color} ${i + 1 === shown ? 'current' : ''}`, 'data-ply': String(i),
-        'aria-label': `${t(color)} ${displaySan(m.san)}`,
+        'aria-label': `${t(color)} ${displaySan(m.san)}`, 'aria-current': i + 1 === shown ? 'step' : false,
         onclick: () => { if (!isLive()) { viewPly = i + 1; render(); } },
       }, displaySan(m.san)));
     });
@@ -428,12 +444,14 @@ export function mountGame(root, id, ctx) {
     replayBar.hidden = false;
     const last = positions.length - 1;
     const go = (p) => { viewPly = Math.max(0, Math.min(last, p)); render(); };
+    const atStart = viewPly <= 0;
+    const atEnd = viewPly >= last;
     replayBar.replaceChildren(
-      btn('', () => go(0), 'first', { 'aria-label': t('first_move'), html: ICON.first }),
-      btn('', () => go(viewPly - 1), 'prev', { 'aria-label': t('prev_move'), html: ICON.prev }),
+      btn('', () => go(0), 'first', { 'aria-label': t('first_move'), html: ICON.first, disabled: atStart }),
+      btn('', () => go(viewPly - 1), 'prev', { 'aria-label': t('prev_move'), html: ICON.prev, disabled: atStart }),
       h('span', { class: 'ply', 'data-test': 'ply' }, t('ply_of', { n: viewPly, total: last })),
-      btn('', () => go(viewPly + 1), 'next', { 'aria-label': t('next_move'), html: ICON.next }),
-      btn('', () => go(last), 'last', { 'aria-label': t('last_move'), html: ICON.last }),
+      btn('', () => go(viewPly + 1), 'next', { 'aria-label': t('next_move'), html: ICON.next, disabled: atEnd }),
+      btn('', () => go(last), 'last', { 'aria-label': t('last_move'), html: ICON.last, disabled: atEnd }),
     );
   }
 
@@ -472,12 +490,48 @@ export function mountGame(root, id, ctx) {
     document.title = `${text} · ${t('app_name')}`;
   }
 
+  /**
+   * Where the keyboard's focus is among the side panel's buttons, which render() builds anew:
+   * a selector of the same button in the new ones (its data-test, a move's ply), or null.
+   */
+  function focusedButton() {
+    const el = document.activeElement;
+    if (!el || !root.contains(el) || !el.closest('.controls, .replay-bar, .moves, .offer-bar')) return null;
+    if (el.dataset.ply !== undefined) return `.moves [data-ply="${el.dataset.ply}"]`;
+    if (el.dataset.test) return `[data-test="${el.dataset.test}"]`;
+    return null;
+  }
+
+  // A replay button that the step it made disabled (Next at the end) hands the focus on to the
+  // one that goes back the other way.
+  const FOCUS_INSTEAD = { next: 'prev', last: 'first', prev: 'next', first: 'last' };
+
+  /** Focuses the button `sel` of the new side panel again (or the nearest one that works). */
+  function refocus(sel) {
+    if (!sel || (document.activeElement && document.activeElement !== document.body && root.contains(document.activeElement))) return;
+    let el = root.querySelector(sel);
+    const usable = (x) => x && !x.disabled && !x.closest('[hidden]');
+    if (!usable(el)) {
+      const test = /^\[data-test="(\w+)"\]$/.exec(sel);
+      const other = test && FOCUS_INSTEAD[test[1]];
+      el = other ? root.querySelector(`[data-test="${other}"]`) : null;
+      if (!usable(el)) el = [...controls.querySelectorAll('button')].find(usable);
+    }
+    if (usable(el)) el.focus({ preventScroll: true });
+  }
+
   function render() {
     if (destroyed) return;
     if (!g) {
       status.textContent = t('loading');
       return;
     }
+    const focus = focusedButton();
+    renderAll();
+    refocus(focus);
+  }
+
+  function renderAll() {
     const pos = currentPos();
     const followLive = viewPly === null || !isLive();
     const lastIdx = (viewPly === null ? g.moves.length : viewPly) - 1;
@@ -534,7 +588,7 @@ export function mountGame(root, id, ctx) {
     }
     if (g && !g.rated && result.reason !== 'aborted') body.append(h('p', { class: 'note', 'data-test': 'casual-note' }, t('casual_note')));
     const buttons = [{ label: t('close'), value: 'close', primary: true }];
-    if (g && g.you) buttons.unshift({ label: t('rematch'), value: 'rematch' });
+    if (canRematch()) buttons.unshift({ label: rematchBy && rematchBy !== g.you ? t('accept_rematch') : t('rematch'), value: 'rematch' });
     if (g && g.you) buttons.unshift({ label: t('new_game'), value: 'new' });
     modal(r.title, body, buttons).then((v) => {
       if (v === 'rematch') socket.send({ t: 'rematch', game: id });
@@ -620,6 +674,13 @@ export function mountGame(root, id, ctx) {
         g.status = 'finished';
         g.result = msg.result;
         if (msg.timeouts) g.timeouts = msg.timeouts;
+        // The player boxes show the ratings and levels the game left (a rated game's changes).
+        for (const c of ['red', 'blue']) {
+          const ch = msg.changes && msg.changes[c];
+          if (!ch || !g[c]) continue;
+          if (ch.rating_after != null) g[c].rating = ch.rating_after;
+          if (ch.level_after != null) g[c].level = ch.level_after;
+        }
         g.legal = [];
         g.forbidden = {};
         viewPly = positions.length - 1;
@@ -631,7 +692,9 @@ export function mountGame(root, id, ctx) {
         break;
       case 'rematch_offered':
         rematchBy = msg.by;
-        if (g && msg.by !== g.you) toast(t('rematch_offered'));
+        if (g) g.rematch_offer = msg.by;
+        // Said to the players only (spectators hear the offer too).
+        if (myColor()) toast(msg.by === myColor() ? t('rematch_sent') : t('rematch_offered'));
         render();
         break;
       default:
@@ -772,7 +835,12 @@ export function mountAnalysis(root, params) {
       }
       run();
     } catch (e) {
-      toast(t('bad_fen_detail', { msg: (e instanceof JfenError && jfenText({ code: e.code, ...e.params })) || e.message }), 'error');
+      const why = t('bad_fen_detail', { msg: (e instanceof JfenError && jfenText({ code: e.code, ...e.params })) || e.message });
+      toast(why, 'error');
+      // The evaluation shown was the last position's: it goes (an answer still on its way is
+      // dropped), and the reason stands in its place.
+      seq += 1;
+      evalBox.replaceChildren(h('span', { class: 'error', 'data-test': 'analysis-error' }, why));
     }
   }
 

@@ -126,13 +126,21 @@ export function errText(e) {
   return text === key ? t('err_generic', { msg: e.message || code }) : text;
 }
 
+// A guest's generated name: a form no registered name can take.
+const GUEST_NAME = /^Guest-(\d+)$/;
+
 /**
  * A player's name as shown: a guest's generated name (`Guest-123456`, a form no registered name
  * can take) reads in the page's language (`游客123456`). Links and records keep the real name.
  */
 export function shownName(name) {
-  const m = /^Guest-(\d+)$/.exec(String(name));
+  const m = GUEST_NAME.exec(String(name));
   return m ? t('guest_name', { n: m[1] }) : name;
+}
+
+/** Whether a name is a guest's generated one (a guest's games are always casual). */
+export function isGuestName(name) {
+  return GUEST_NAME.test(String(name));
 }
 
 /** Every key of the catalogue (for tests). */

@@ -35,11 +35,26 @@ export function toast(text, kind = 'info', ms = 4000) {
   return el;
 }
 
+// Counts announcements, so that a late one does not overwrite a newer one or a clearing.
+let announced = 0;
+
 /** Says something to screen readers through the polite live region. */
 export function announce(text) {
   const live = document.getElementById('live');
   live.textContent = '';
-  requestAnimationFrame(() => { live.textContent = text; });
+  const n = ++announced;
+  // Unless something newer (or a change of language, which empties the region) came first.
+  requestAnimationFrame(() => { if (n === announced) live.textContent = text; });
+}
+
+/**
+ * Empties the live region: what it last said was in the old language after a switch, and
+ * should not be read again in it.
+ */
+export function clearAnnouncement() {
+  announced += 1;
+  const live = document.getElementById('live');
+  if (live) live.textContent = '';
 }
 
 /**
@@ -61,7 +76,7 @@ export function modal(title, body, buttons) {
       body instanceof Node ? body : h('p', {}, body || ''),
       h('div', { class: 'modal-buttons' },
         buttons.map((b) => h('button', {
-          type: 'button', class: b.primary ? 'primary' : '', 'data-value': String(b.value), onclick: () => close(b.value),
+          type: 'button', class: b.primary ? 'primary' : '', 'data-value': String(b.value), 'data-test': b.test || false, onclick: () => close(b.value),
         }, b.label))),
     );
     dlg.addEventListener('cancel', (e) => { e.preventDefault(); close(null); });
@@ -72,11 +87,15 @@ export function modal(title, body, buttons) {
   });
 }
 
-/** Asks a yes/no question; resolves true when confirmed. */
-export async function confirmDialog(title, text) {
+/**
+ * Asks a yes/no question; resolves true when confirmed. `labels` names the two buttons by what
+ * they do (`{ yes: 'Abort game', no: 'Keep playing' }`): a plain Cancel / Confirm is unclear
+ * where the action itself is a cancelling (取消对局 with a 取消 button).
+ */
+export async function confirmDialog(title, text, labels = {}) {
   const v = await modal(title, text, [
-    { label: t('cancel'), value: false },
-    { label: t('confirm'), value: true, primary: true },
+    { label: labels.no || t('cancel'), value: false, test: 'confirm-no' },
+    { label: labels.yes || t('confirm'), value: true, primary: true, test: 'confirm-yes' },
   ]);
   return v === true;
 }
