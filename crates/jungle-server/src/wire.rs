@@ -156,7 +156,9 @@ pub enum ClientMsg {
         id: SeekId,
     },
     PlayAi {
-        level: u8,
+        /// Any integer is read, so that one out of range is answered `bad_request` (1 to 10),
+        /// not `bad_json`.
+        level: i64,
         #[serde(default)]
         color: Option<ColorChoice>,
         #[serde(default)]

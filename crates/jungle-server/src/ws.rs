@@ -429,9 +429,10 @@ impl Conn {
                 self.start(seats, rated, false, tc, Rules::STANDARD).await?;
             }
             ClientMsg::PlayAi { level, color, tc } => {
-                if !(1..=10).contains(&level) {
-                    return Err(WsError::new("bad_request", "the AI level is 1 to 10"));
-                }
+                let level = u8::try_from(level)
+                    .ok()
+                    .filter(|l| (1..=10).contains(l))
+                    .ok_or_else(|| WsError::new("bad_request", "the AI level is 1 to 10"))?;
                 let tc = tc.unwrap_or(TimeControl {
                     clock_s: 0,
                     inc_s: 0,

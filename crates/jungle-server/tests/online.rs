@@ -626,10 +626,13 @@ async fn against_the_ai_with_takeback_and_rematch() {
     // The first game's rematch has started: no second one.
     let e = p.expect_error(json!({"t": "rematch", "game": game})).await;
     assert_eq!(e["code"], "already_rematched", "{e}");
-    let e = p
-        .expect_error(json!({"t": "play_ai", "level": 11, "color": "red"}))
-        .await;
-    assert_eq!(e["code"], "bad_request");
+    for level in [0, 11, 300, -1] {
+        let e = p
+            .expect_error(json!({"t": "play_ai", "level": level, "color": "red"}))
+            .await;
+        assert_eq!(e["code"], "bad_request", "{level}: {e}");
+        assert_eq!(e["message"], "the AI level is 1 to 10");
+    }
 }
 
 #[tokio::test]
