@@ -155,8 +155,9 @@ fn marks_on_letters(name: &str) -> bool {
     })
 }
 
-/// Combining marks allowed on one letter (Devanagari's virama and a vowel sign, say).
-const MAX_MARKS: usize = 2;
+/// Combining marks allowed on one letter: Myanmar writes up to four on one consonant (a medial,
+/// vowel signs and the asat: ကျော်), Devanagari a nukta, a vowel sign and an anusvara (ज़िं).
+const MAX_MARKS: usize = 4;
 
 /// Whether the letters of `name` come from one writing system: one script, or scripts written
 /// together (Latin with Han, Hiragana and Katakana; with Han and Bopomofo; with Han and
@@ -452,6 +453,13 @@ mod tests {
             "Nguyễn",
             "Zoë-7",
             "स्त्री123",
+            "ज़िंदगी",
+            "ਜ਼ਿੰਦਗੀ",
+            "ইয়াং",
+            "ဖြိုး",
+            "ကျော်ကျော်",
+            "ဇော်ဝင်း",
+            "မျိုးမင်း",
             "Иван",
             "Σωκράτης",
             "محمد",

@@ -57,6 +57,15 @@ impl Seat {
         }
     }
 
+    /// The seat as a stored game shows it: with the rating and level of its start, when kept.
+    pub fn as_at_start(mut self, start: Option<StartStanding>) -> Seat {
+        if let Some(s) = start {
+            self.info.rating = s.rating;
+            self.info.level = s.level;
+        }
+        self
+    }
+
     /// A human seat's rating and level as the game starts (None for an AI seat).
     pub fn start_standing(&self) -> Option<StartStanding> {
         self.user.as_ref().map(|_| StartStanding {

@@ -58,12 +58,7 @@ async fn player(
 ) -> Result<PlayerInfo, ApiError> {
     if let Some(u) = user {
         if let Some(u) = state.hub.store().user(u).await? {
-            let mut info = Seat::human(&u).info;
-            if let Some(s) = start {
-                info.rating = s.rating;
-                info.level = s.level;
-            }
-            return Ok(info);
+            return Ok(Seat::human(&u).as_at_start(start).info);
         }
     }
     Ok(Seat::ai(ai.unwrap_or(1)).info)

@@ -5,7 +5,7 @@ use crate::ai::AiPool;
 use crate::clock::SharedClock;
 use crate::game::{self, ActorInit, GameHandle, GameMeta, PlyStamp, Seat};
 use crate::ids::{GameId, SeekId, UserId};
-use crate::store::{GameRow, Store, StoreError, TcMs, User};
+use crate::store::{GameRow, StartStanding, Store, StoreError, TcMs, User};
 use crate::wire::{color_name, ColorChoice, TimeControl};
 use jungle::{ByColor, Color, Game, Jfen, MoveText, Position, Rules};
 use serde::Serialize;
@@ -487,7 +487,13 @@ impl Hub {
         Ok(n)
     }
 
-    async fn seat_of(&self, user: &Option<UserId>, ai: Option<u8>) -> Result<Seat, StoreError> {
+    /// A stored game's seat, with the rating and level of its start (`start`, when kept).
+    async fn seat_of(
+        &self,
+        user: &Option<UserId>,
+        ai: Option<u8>,
+        start: Option<StartStanding>,
+    ) -> Result<Seat, StoreError> {
         match (user, ai) {
             (Some(u), _) => {
                 let user = self
@@ -496,7 +502,7 @@ impl Hub {
                     .user(u)
                     .await?
                     .ok_or_else(|| StoreError::Corrupt(format!("unknown user {u}")))?;
-                Ok(Seat::human(&user))
+                Ok(Seat::human(&user).as_at_start(start))
             }
             (None, Some(level)) => Ok(Seat::ai(level)),
             (None, None) => Err(StoreError::Corrupt("a seat with no player".into())),
@@ -537,8 +543,12 @@ impl Hub {
             });
         }
         let seats = ByColor {
-            red: self.seat_of(&row.red_user, row.red_ai).await?,
-            blue: self.seat_of(&row.blue_user, row.blue_ai).await?,
+            red: self
+                .seat_of(&row.red_user, row.red_ai, row.red_start)
+                .await?,
+            blue: self
+                .seat_of(&row.blue_user, row.blue_ai, row.blue_start)
+                .await?,
         };
         let meta = GameMeta {
             id: row.id.clone(),

@@ -927,7 +927,7 @@ async fn accounts_sessions_and_http_errors() {
         ),
         // Marks piled up on a letter, or standing alone, are not writing.
         (
-            "alice\u{64B}\u{64C}\u{64D}",
+            "alice\u{64B}\u{64C}\u{64D}\u{64E}\u{64F}",
             "long enough",
             "name_chars",
             "letters, digits",

@@ -284,8 +284,22 @@ async fn after_a_restart_live_games_resume_with_every_move_and_fair_clocks() {
         last["clocks"],
         json!({"red_ms": 58000, "blue_ms": 59000, "move_ms": null, "running": "blue"})
     );
-    // The server goes away; the next one starts an hour later on the same database.
+    // The server goes away; the next one starts an hour later on the same database. Meanwhile
+    // Red's rating changed (in another game, say): the game still shows it as it started.
     drop(srv);
+    {
+        sqlx::any::install_default_drivers();
+        let db = url
+            .clone()
+            .unwrap_or_else(|| format!("sqlite://{}", dir.path().join("jungle.db").display()));
+        let pool = sqlx::AnyPool::connect(&db).await.unwrap();
+        sqlx::query("UPDATE users SET rating = 1234 WHERE id = $1")
+            .bind(red.user["id"].as_str().unwrap())
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    }
     let srv2 = TestServer::start_at(dir.path(), url, test_config(), START_MS + 3_600_000).await;
     let mut red2 = Player::connect(srv2.addr, red.token.clone(), red.user.clone()).await;
     assert!(red2.welcome["games"]
@@ -299,6 +313,7 @@ async fn after_a_restart_live_games_resume_with_every_move_and_fair_clocks() {
     let st = red2.expect("game").await["game"].clone();
     assert_eq!(st["ply"], 3);
     assert_eq!(st["status"], "live");
+    assert_eq!(st["red"]["rating"], 1500.0, "{st}");
     assert_eq!(
         st["moves"]
             .as_array()
