@@ -135,20 +135,12 @@ pub fn database_url(opts: &ServeOptions) -> std::io::Result<String> {
             )
         })?;
     }
-    if let Some(u) = &opts.database_url {
-        let known = ["sqlite:", "postgres://", "postgresql://"];
-        if !known.iter().any(|k| u.starts_with(k)) {
-            // Only the scheme is repeated: the rest may hold a password.
-            let scheme = u.split_once(':').map_or("", |(s, _)| s);
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!(
-                    "unsupported database URL (scheme `{scheme}`): use sqlite://FILE or postgres://USER@HOST/DATABASE"
-                ),
-            ));
-        }
-    }
-    Ok(match &opts.database_url {
+    let given = opts
+        .database_url
+        .as_deref()
+        .map(checked_database_url)
+        .transpose()?;
+    Ok(match &given {
         // A new SQLite file is created, as for the default URL, unless the URL says otherwise.
         Some(u) if u.starts_with("sqlite:") && !u.contains("mode=") => {
             format!("{u}{}mode=rwc", if u.contains('?') { '&' } else { '?' })
@@ -159,6 +151,30 @@ pub fn database_url(opts: &ServeOptions) -> std::io::Result<String> {
             opts.data_dir.join("jungle.db").display()
         ),
     })
+}
+
+/// A `--database-url` with its scheme in lower case (schemes are case-insensitive), or why it
+/// cannot be used: a scheme other than SQLite's or PostgreSQL's, or an SQLite database in memory
+/// (each pooled connection would have one of its own, and everything would be lost at exit).
+fn checked_database_url(url: &str) -> std::io::Result<String> {
+    let bad = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, why);
+    let use_instead = "use sqlite://FILE or postgres://USER@HOST/DATABASE";
+    let Some((scheme, rest)) = url.split_once(':') else {
+        return Err(bad(format!(
+            "the database URL has no scheme: {use_instead}"
+        )));
+    };
+    let url = format!("{}:{rest}", scheme.to_ascii_lowercase());
+    match scheme.to_ascii_lowercase().as_str() {
+        "sqlite" if sqlite_path(&url).is_none() => Err(bad(format!(
+            "an SQLite database URL must name a file (one in memory would be lost when the server stops): {use_instead}"
+        ))),
+        "sqlite" | "postgres" | "postgresql" => Ok(url),
+        // Only the scheme is repeated: the rest may hold a password.
+        other => Err(bad(format!(
+            "a database URL of scheme `{other}` is not supported: {use_instead}"
+        ))),
+    }
 }
 
 /// Where a database URL points, for people: the SQLite file, or PostgreSQL's host, port and
@@ -305,4 +321,32 @@ pub fn serve_blocking(opts: ServeOptions) -> Result<(), Box<dyn std::error::Erro
         .enable_all()
         .build()?
         .block_on(serve(opts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_urls_are_read_by_their_scheme_in_any_case() {
+        assert_eq!(
+            checked_database_url("Postgres://u@h/db").unwrap(),
+            "postgres://u@h/db"
+        );
+        assert_eq!(
+            checked_database_url("SQLITE:///tmp/x.db").unwrap(),
+            "sqlite:///tmp/x.db"
+        );
+        let said = |u: &str| checked_database_url(u).unwrap_err().to_string();
+        assert!(said("mysql://u:secret@h/db").contains("scheme `mysql`"));
+        assert!(!said("mysql://u:secret@h/db").contains("secret"));
+        for memory in ["sqlite::memory:", "sqlite://", "sqlite://:memory:"] {
+            assert!(said(memory).contains("must name a file"), "{memory}");
+        }
+        assert!(said("jungle.db").contains("no scheme"));
+        assert_eq!(
+            database_place("postgres://u:pw@h:5432/db"),
+            "PostgreSQL h:5432/db"
+        );
+    }
 }
