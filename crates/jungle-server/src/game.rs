@@ -310,6 +310,8 @@ struct Actor {
     ended_at: Option<i64>,
     search: u64,
     searching: bool,
+    /// The task of the AI's search under way, to end it when its move can no longer be played.
+    ai_task: Option<tokio::task::AbortHandle>,
     /// The number of the AI's latest draw check (answers to older ones are stale).
     draw_check: u64,
     /// The AI's move, held back while it still considers the player's draw offer.
@@ -349,6 +351,7 @@ pub fn spawn(hub: Hub, init: ActorInit) -> GameHandle {
         ended_at: None,
         search: 0,
         searching: false,
+        ai_task: None,
         draw_check: 0,
         held_ai_move: None,
         ai_declined_at: None,
@@ -485,8 +488,7 @@ impl Actor {
                 } else {
                     // An AI search still running was for the position before this pass: its
                     // move must never be played (the next turn starts a search of its own).
-                    self.search += 1;
-                    self.searching = false;
+                    self.cancel_ai_search();
                     if let Err(e) = self.play_ply(Move::PASS, true).await {
                         tracing::error!(game = %self.meta.id, error = %e.message, "timeout pass failed");
                     }
@@ -918,8 +920,7 @@ impl Actor {
                 self.timeouts = ByColor::new_with(|_| 0);
             }
         }
-        self.search += 1;
-        self.searching = false;
+        self.cancel_ai_search();
         self.draw_offer = None;
         self.draw_check += 1;
         self.held_ai_move = None;
@@ -1050,7 +1051,7 @@ impl Actor {
         let tx = self.tx.clone();
         let ai_pool = self.hub.ai();
         let asker = self.ai_asker(ai);
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             let mv = ai_pool
                 .choose(
                     game,
@@ -1061,6 +1062,17 @@ impl Actor {
                 .await;
             let _ = tx.send(Cmd::AiMove { search, mv }).await;
         });
+        self.ai_task = Some(task.abort_handle());
+    }
+
+    /// Ends the AI's search under way, if any: its move, for a position gone (a pass, a takeback,
+    /// the end of the game), will never be played, and its place in the AI pool goes to others.
+    fn cancel_ai_search(&mut self) {
+        self.search += 1;
+        self.searching = false;
+        if let Some(task) = self.ai_task.take() {
+            task.abort();
+        }
     }
 
     /// Ends the game: stores the result and the players' new standings, then tells everyone. If
@@ -1084,7 +1096,7 @@ impl Actor {
         self.held_ai_move = None;
         self.draw_check += 1;
         self.grace_deadline = ByColor::new_with(|_| None);
-        self.search += 1;
+        self.cancel_ai_search();
         let ending = Ending {
             meta: self.meta.clone(),
             winner,

@@ -355,3 +355,34 @@ async fn one_player_has_a_bounded_number_of_games_going_on() {
     p.send(json!({"t": "play_hotseat"})).await;
     assert_eq!(p.expect("game").await["game"]["status"], "live");
 }
+
+#[tokio::test]
+async fn the_ais_search_ends_with_its_game_and_frees_its_place() {
+    use std::time::Duration;
+    let dir = tmp();
+    // One search at a time, and a level-10 search of 30 s.
+    let config = jungle_server::hub::ServerConfig {
+        ai_ms_per_level: 3_000,
+        max_searches: 1,
+        ..test_config()
+    };
+    let srv = TestServer::start_with(dir.path(), config).await;
+    let mut a = srv.guest().await;
+    a.send(json!({"t": "play_ai", "level": 10, "color": "blue"}))
+        .await;
+    let game = a.expect("game").await["game"]["id"].clone();
+    // The AI (Red) is thinking; its opponent resigns.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    a.send(json!({"t": "resign", "game": game})).await;
+    a.expect("ended").await;
+    // Another player's level-1 AI (3 s) gets the pool's one place at once, not in half a minute.
+    let mut b = srv.guest().await;
+    b.send(json!({"t": "play_ai", "level": 1, "color": "blue"}))
+        .await;
+    b.expect("game").await;
+    let moved = tokio::time::timeout(Duration::from_secs(15), b.expect("moved")).await;
+    assert!(
+        moved.is_ok(),
+        "the resigned game's search still held the pool"
+    );
+}
