@@ -209,6 +209,7 @@ pub async fn json_errors(resp: Response) -> Response {
         StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
         StatusCode::PAYLOAD_TOO_LARGE => "too_large",
         StatusCode::TOO_MANY_REQUESTS => "rate_limited",
+        StatusCode::REQUEST_TIMEOUT => "timeout",
         s if s.is_server_error() => "internal",
         _ => "bad_request",
     };

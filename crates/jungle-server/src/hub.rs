@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::broadcast;
 
-/// Tunables of the server (all but the WebSocket message rate have flags in `jungle serve`).
+/// Tunables of the server (all but the WebSocket message rate and the request timeout have flags
+/// in `jungle serve`).
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// How long a disconnected player may take to come back (RULES §8.3), ms.
@@ -39,6 +40,9 @@ pub struct ServerConfig {
     /// How long a client may take to send a request's headers, and how long an idle
     /// keep-alive connection stays open (see [`crate::http`]).
     pub header_read_timeout: std::time::Duration,
+    /// How long a request may take from its headers to its answer, reading its body included
+    /// (408 `timeout` after).
+    pub request_timeout: std::time::Duration,
 }
 
 impl Default for ServerConfig {
@@ -54,6 +58,7 @@ impl Default for ServerConfig {
             ws_msgs_per_sec: 20,
             secure_cookies: false,
             header_read_timeout: std::time::Duration::from_secs(30),
+            request_timeout: std::time::Duration::from_secs(60),
         }
     }
 }

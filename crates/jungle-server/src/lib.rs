@@ -64,6 +64,7 @@ impl AppState {
 
 /// The whole server as one router.
 pub fn app(state: AppState) -> Router {
+    let request_timeout = state.hub.config().request_timeout;
     Router::new()
         .merge(accounts::router())
         .merge(games_api::router())
@@ -71,6 +72,12 @@ pub fn app(state: AppState) -> Router {
         .merge(ws::router())
         .merge(web::router())
         .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
+        // A body dribbled in (the header deadline of `http` does not cover it) or a request
+        // stuck on the database is answered 408 `timeout`, and its connection freed.
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            request_timeout,
+        ))
         .layer(axum::middleware::from_fn(same_origin_posts))
         .layer(axum::middleware::map_response(error::json_errors))
         .with_state(state)

@@ -386,3 +386,30 @@ async fn the_ais_search_ends_with_its_game_and_frees_its_place() {
         "the resigned game's search still held the pool"
     );
 }
+
+#[tokio::test]
+async fn a_request_whose_body_never_comes_is_answered_408() {
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = tmp();
+    let config = jungle_server::hub::ServerConfig {
+        request_timeout: Duration::from_millis(300),
+        ..test_config()
+    };
+    let srv = TestServer::start_with(dir.path(), config).await;
+    let mut s = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+    // Headers at once, a body that says 100 bytes and sends one.
+    s.write_all(
+        b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+    )
+    .await
+    .unwrap();
+    let mut out = vec![0u8; 1024];
+    let n = tokio::time::timeout(Duration::from_secs(10), s.read(&mut out))
+        .await
+        .expect("answered in time")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&out[..n]);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains(r#""code":"timeout""#), "{answer}");
+}
