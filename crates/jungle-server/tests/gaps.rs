@@ -15,8 +15,7 @@ fn tmp() -> tempfile::TempDir {
 async fn a_finished_game_tells_its_players_which_side_they_played() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     play(&srv, &mut red, &mut blue, &game, 0, &DEN_WIN[..16]).await;
     red.mv(&game, 16, "d8d9").await;
     red.expect("ended").await;
@@ -185,8 +184,7 @@ async fn requests_refused_before_a_handler_get_json_errors_too() {
     // An unknown game's record is a JSON error; a game's record stays plain text.
     let a = srv.get("/api/games/nosuch/record", None).await;
     assert_eq!(error(&a)["code"], "not_found");
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (_red, _blue, game) = guests_playing(&srv, untimed()).await;
     let a = srv.get(&format!("/api/games/{game}/record"), None).await;
     assert_eq!(a.status, 200);
     assert!(a.content_type.unwrap().starts_with("text/plain"));

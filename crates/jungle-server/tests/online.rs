@@ -15,8 +15,7 @@ fn tmp() -> tempfile::TempDir {
 async fn two_players_play_to_a_den_win_with_a_spectator_record_and_history() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     let mut fan = srv.guest().await;
     fan.send(json!({"t": "watch", "game": game})).await;
     let st = fan.expect("game").await;
@@ -82,8 +81,7 @@ async fn two_players_play_to_a_den_win_with_a_spectator_record_and_history() {
 async fn duplicate_forged_out_of_turn_and_malformed_messages_are_refused() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     let stats = srv.get("/api/stats", None).await.json();
     assert_eq!(
         (stats["games"].as_u64(), stats["online"].as_u64()),
@@ -231,14 +229,8 @@ async fn a_burst_of_refusals_disconnects_but_a_long_session_is_never_cut_off() {
 async fn the_game_clock_flags_and_the_increment_is_added() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(
-        &mut red,
-        &mut blue,
-        json!({"clock_s": 10, "inc_s": 2, "move_s": 0}),
-        false,
-    )
-    .await;
+    let (mut red, mut blue, game) =
+        guests_playing(&srv, json!({"clock_s": 10, "inc_s": 2, "move_s": 0})).await;
     srv.clock.advance(3000);
     let m = red.mv(&game, 0, "g3g4").await;
     // 10 s - 3 s + 2 s increment.
@@ -264,14 +256,8 @@ async fn the_game_clock_flags_and_the_increment_is_added() {
 async fn the_move_limit_passes_and_the_fourth_timeout_forfeits() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(
-        &mut red,
-        &mut blue,
-        json!({"clock_s": 0, "inc_s": 0, "move_s": 30}),
-        false,
-    )
-    .await;
+    let (mut red, mut blue, game) =
+        guests_playing(&srv, json!({"clock_s": 0, "inc_s": 0, "move_s": 30})).await;
     let mut ply = 0;
     for n in 1..=3 {
         srv.clock.advance(30_000);
@@ -306,8 +292,7 @@ async fn the_move_limit_passes_and_the_fourth_timeout_forfeits() {
 async fn a_dropped_player_can_reconnect_and_past_the_grace_loses() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4", "a9a8"]).await;
     // Red drops; Blue sees it; the game waits.
     let token = red.token.clone();
@@ -348,8 +333,7 @@ async fn a_dropped_player_can_reconnect_and_past_the_grace_loses() {
 async fn leaving_on_purpose_loses_at_once_and_costs_coins() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4", "a9a8"]).await;
     blue.send(json!({"t": "leave", "game": game})).await;
     let e = red.expect("ended").await;
@@ -364,8 +348,7 @@ async fn leaving_on_purpose_loses_at_once_and_costs_coins() {
 async fn draw_offers_lapse_can_be_declined_and_accepted() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     red.send(json!({"t": "draw_offer", "game": game})).await;
     assert_eq!(blue.expect("draw_offered").await["by"], "red");
     // The offerer cannot accept its own offer.
@@ -405,8 +388,7 @@ async fn draw_offers_lapse_can_be_declined_and_accepted() {
 async fn abort_only_before_both_sides_moved() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
     blue.send(json!({"t": "abort", "game": game})).await;
     assert_eq!(red.expect("ended").await["result"]["reason"], "aborted");
@@ -639,8 +621,7 @@ async fn against_the_ai_with_takeback_and_rematch() {
 async fn takebacks_only_against_the_ai() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
     let e = red
         .expect_error(json!({"t": "takeback", "game": game}))
@@ -809,8 +790,7 @@ async fn challenges_expire_after_a_day_and_a_player_keeps_at_most_twenty() {
 async fn rematch_between_people_needs_both() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     red.send(json!({"t": "resign", "game": game})).await;
     blue.expect("ended").await;
     red.send(json!({"t": "rematch", "game": game})).await;
@@ -837,8 +817,7 @@ async fn rematch_between_people_needs_both() {
 async fn a_rematch_asked_for_by_a_player_who_then_left_does_not_start_without_them() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     red.send(json!({"t": "resign", "game": game})).await;
     blue.expect("ended").await;
     red.send(json!({"t": "rematch", "game": game})).await;
@@ -1212,14 +1191,8 @@ async fn the_web_client_is_embedded_and_served_from_the_same_port() {
 async fn the_reconnect_grace_never_outlasts_the_players_clock() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(
-        &mut red,
-        &mut blue,
-        json!({"clock_s": 20, "inc_s": 0, "move_s": 0}),
-        false,
-    )
-    .await;
+    let (mut red, mut blue, game) =
+        guests_playing(&srv, json!({"clock_s": 20, "inc_s": 0, "move_s": 0})).await;
     srv.clock.advance(15_000);
     red.mv(&game, 0, "g3g4").await; // Red has 5 s left, Blue 20 s
     blue.expect("moved").await;
@@ -1233,14 +1206,8 @@ async fn the_reconnect_grace_never_outlasts_the_players_clock() {
 async fn a_grace_cut_to_the_clock_of_the_player_to_move_ends_as_a_disconnect_not_on_time() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    challenge_game(
-        &mut red,
-        &mut blue,
-        json!({"clock_s": 5, "inc_s": 0, "move_s": 0}),
-        false,
-    )
-    .await;
+    let (mut red, mut blue, _game) =
+        guests_playing(&srv, json!({"clock_s": 5, "inc_s": 0, "move_s": 0})).await;
     // Red, to move with 5 s on the clock, leaves: grace and clock end together, and Red has
     // left, not run out of time.
     red.ws.close_ref().await;
@@ -1252,14 +1219,8 @@ async fn a_grace_cut_to_the_clock_of_the_player_to_move_ends_as_a_disconnect_not
 async fn a_clock_that_runs_out_with_the_move_limit_loses_on_time_without_a_pass() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    challenge_game(
-        &mut red,
-        &mut blue,
-        json!({"clock_s": 2, "inc_s": 0, "move_s": 2}),
-        false,
-    )
-    .await;
+    let (_red, mut blue, _game) =
+        guests_playing(&srv, json!({"clock_s": 2, "inc_s": 0, "move_s": 2})).await;
     srv.clock.advance(2_000);
     let e = blue.expect("ended").await;
     assert_eq!(e["result"], json!({"winner": "blue", "reason": "time"}));
@@ -1311,14 +1272,8 @@ async fn open_sockets_are_limited_per_address() {
 async fn the_reconnect_grace_runs_from_the_disconnect_whatever_the_opponent_plays() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(
-        &mut red,
-        &mut blue,
-        json!({"clock_s": 600, "inc_s": 0, "move_s": 0}),
-        false,
-    )
-    .await;
+    let (mut red, mut blue, game) =
+        guests_playing(&srv, json!({"clock_s": 600, "inc_s": 0, "move_s": 0})).await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
     // Red drops on Blue's turn; Blue thinks 40 s and moves: Red has 20 s of the grace left, not
     // a fresh 60 s.
@@ -1333,8 +1288,7 @@ async fn the_reconnect_grace_runs_from_the_disconnect_whatever_the_opponent_play
 async fn both_players_away_past_the_grace_the_side_to_move_is_found_gone() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
-    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
-    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
     // Both drop at the same moment (the test clock stands still), Blue to move.
     red.ws.close_ref().await;

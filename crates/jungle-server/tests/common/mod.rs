@@ -190,6 +190,15 @@ impl Player {
     }
 }
 
+/// Two new guests in a casual game by private challenge of time control `tc`: (Red, Blue, the
+/// game's id).
+#[allow(dead_code)] // not every test file starts its games so
+pub async fn guests_playing(srv: &TestServer, tc: Value) -> (Player, Player, String) {
+    let (mut red, mut blue) = (srv.guest().await, srv.guest().await);
+    let game = challenge_game(&mut red, &mut blue, tc, false).await;
+    (red, blue, game)
+}
+
 /// A casual (or rated) game between two players by private challenge: returns the game id,
 /// with `red` holding Red.
 pub async fn challenge_game(red: &mut Player, blue: &mut Player, tc: Value, rated: bool) -> String {
