@@ -18,7 +18,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 /// How long a finished game's actor stays up for rematch offers and late watchers. An actor whose
 /// result is not stored yet stays up longer: until it is (see [`Ending`]).
-const LINGER_MS: i64 = 120_000;
+pub const LINGER_MS: i64 = 120_000;
 
 /// The wait before the first retry of a result the database did not take, ms; each further
 /// retry waits twice as long as the one before, up to [`RESULT_RETRY_MAX_MS`].
@@ -310,6 +310,8 @@ struct Actor {
     ended_at: Option<i64>,
     search: u64,
     searching: bool,
+    /// Of a finished game: the players' standings before and after, as `ended` said them.
+    changes: Option<serde_json::Value>,
     /// The task of the AI's search under way, to end it when its move can no longer be played.
     ai_task: Option<tokio::task::AbortHandle>,
     /// The number of the AI's latest draw check (answers to older ones are stale).
@@ -352,6 +354,7 @@ pub fn spawn(hub: Hub, init: ActorInit) -> GameHandle {
         search: 0,
         searching: false,
         ai_task: None,
+        changes: None,
         draw_check: 0,
         held_ai_move: None,
         ai_declined_at: None,
@@ -708,6 +711,8 @@ impl Actor {
             draw_offer: self.draw_offer.map(color_name),
             rematch_offer: self.rematch_offer.map(color_name),
             rematched: self.rematched,
+            rematch_open: !self.is_live() && !self.rematched,
+            changes: self.changes.clone(),
             presence: RedBlue {
                 red: self.presence[Color::Red],
                 blue: self.presence[Color::Blue],
@@ -1130,9 +1135,11 @@ impl Actor {
             }
         };
         let change = |i: usize| changes[i].as_ref().map(|(b, a)| Change::between(b, a));
+        let changes = serde_json::json!({"red": change(0), "blue": change(1)});
+        self.changes = self.unstored.is_none().then(|| changes.clone());
         self.broadcast(serde_json::json!({
             "t": "ended", "game": self.meta.id, "result": self.result,
-            "changes": {"red": change(0), "blue": change(1)},
+            "changes": changes,
             // The count that ended a game by timeouts has no `moved` of its own.
             "timeouts": {"red": self.timeouts[Color::Red], "blue": self.timeouts[Color::Blue]},
         }));

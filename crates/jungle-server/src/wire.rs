@@ -292,6 +292,12 @@ pub struct GameState {
     pub rematch_offer: Option<&'static str>,
     /// Of a finished game: its rematch has started.
     pub rematched: bool,
+    /// Of a finished game: a rematch can still be asked for or accepted (the game is over, has
+    /// no rematch yet, and is still in the server's memory: 2 minutes after its end).
+    pub rematch_open: bool,
+    /// Of a finished game: each player's standing before and after it, as `ended` told them
+    /// (`{"red": Change|null, "blue": Change|null}`); null while live, or when not stored yet.
+    pub changes: Option<serde_json::Value>,
     pub presence: RedBlue<bool>,
 }
 

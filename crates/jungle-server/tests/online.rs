@@ -522,6 +522,20 @@ async fn rated_scores_levels_and_the_ten_round_rule() {
     let g = srv.get(&format!("/api/games/{game}"), None).await.json();
     assert_eq!(g["game"]["red"]["rating"], 1500.0, "{g}");
     assert_eq!(g["game"]["blue"]["rating"], 1500.0, "{g}");
+    // ... and with what it changed, as `ended` said it; also once it is only in the store.
+    assert_eq!(g["game"]["changes"], e["changes"], "{g}");
+    srv.clock.advance(jungle_server::game::LINGER_MS + 1);
+    let id: jungle_server::GameId = game.parse().unwrap();
+    for _ in 0..500 {
+        if srv.state.hub.game(&id).is_none() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(srv.state.hub.game(&id).is_none(), "the actor lingered on");
+    let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+    assert_eq!(g["game"]["changes"], e["changes"], "{g}");
+    assert_eq!(g["game"]["rematch_open"], false, "{g}");
     let hist = srv.get("/api/users/alice/games", None).await.json();
     assert_eq!(hist["games"][0]["id"], game.as_str(), "{hist}");
     assert_eq!(hist["games"][0]["red"]["rating"], 1500.0, "{hist}");
@@ -800,6 +814,7 @@ async fn rematch_between_people_needs_both() {
     let st = blue.expect("game").await;
     assert_eq!(st["game"]["rematch_offer"], "red", "{st}");
     assert_eq!(st["game"]["rematched"], false, "{st}");
+    assert_eq!(st["game"]["rematch_open"], true, "{st}");
     blue.send(json!({"t": "rematch", "game": game})).await;
     let g = red.expect("game").await;
     assert_eq!(g["game"]["you"], "blue", "colours swap");
@@ -809,6 +824,13 @@ async fn rematch_between_people_needs_both() {
         .expect_error(json!({"t": "rematch", "game": game}))
         .await;
     assert_eq!(e["code"], "already_rematched", "{e}");
+    blue.send(json!({"t": "watch", "game": game})).await;
+    let st = blue.expect("game").await;
+    assert_eq!(
+        (&st["game"]["rematched"], &st["game"]["rematch_open"]),
+        (&json!(true), &json!(false)),
+        "{st}"
+    );
     let live = srv.get("/api/games?status=live", None).await.json();
     assert_eq!(live["games"].as_array().unwrap().len(), 1, "{live}");
 }
