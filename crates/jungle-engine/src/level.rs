@@ -2,7 +2,7 @@
 //!
 //! | level | depth cap | node cap | evaluation noise |
 //! |---|---|---|---|
-//! | 1 | 1 | 2 000 | ±300 |
+//! | 1 | 1 | 2 000 | ±500 |
 //! | 2 | 1 | 5 000 | ±200 |
 //! | 3 | 2 | 10 000 | ±150 |
 //! | 4 | 3 | 30 000 | ±100 |
@@ -31,7 +31,7 @@ pub struct LevelSettings {
 /// The settings of `level` (clamped to 1..=10).
 pub fn settings(level: u8) -> LevelSettings {
     let (d, n, noise) = match level.clamp(1, 10) {
-        1 => (Some(1), Some(2_000), 300),
+        1 => (Some(1), Some(2_000), 500),
         2 => (Some(1), Some(5_000), 200),
         3 => (Some(2), Some(10_000), 150),
         4 => (Some(3), Some(30_000), 100),
