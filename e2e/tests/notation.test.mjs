@@ -1,7 +1,7 @@
 // The client's notation helpers (JFEN printing/parsing, typed moves): notation only, no rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseJfen, printJfen, applyMove, resolveTyped, capturedPieces, START_JFEN } from '../../web/js/jfen.js';
+import { parseJfen, printJfen, applyMove, resolveTyped, capturedPieces, positionProblems, START_JFEN } from '../../web/js/jfen.js';
 
 test('JFEN round-trips and reads the start position', () => {
   const pos = parseJfen(START_JFEN);
@@ -69,4 +69,17 @@ test('typed moves resolve against the legal list', () => {
   const noRat = parseJfen('l5t/1d3c1/r1p1w1e/7/7/7/E1W1P2/1C3D1/T5L r 0 1');
   assert.deepEqual(resolveTyped('Rg4', noRat, legal), { error: 'move_no_piece' });
   assert.deepEqual(capturedPieces(noRat), { red: ['R'], blue: [] });
+});
+
+test('a readable JFEN that is no position is refused as the server would (its bad_position problems)', () => {
+  const problems = (text) => positionProblems(parseJfen(text));
+  assert.deepEqual(problems(START_JFEN), []);
+  assert.deepEqual(problems('l5t/1d3c1/r1p1w1e/7/7/1L5/7/7/7 r'), [{ code: 'in_water', color: 'red', animal: 'L', square: 'b4' }]);
+  // A rat swims; two of a kind are listed by their squares, rank by rank.
+  assert.deepEqual(problems('R6/7/7/7/7/1R5/7/7/R5r r'), [{ code: 'duplicate', color: 'red', animal: 'R', n: '3', squares: 'a1, b4, a9' }]);
+  assert.deepEqual(problems('3e3/7/7/7/7/7/7/7/E6 r'), [{ code: 'own_den', color: 'blue', animal: 'E', square: 'd9' }]);
+  assert.deepEqual(problems('7/7/7/7/7/7/7/7/7 r'), [{ code: 'empty' }]);
+  assert.deepEqual(problems('3L3/7/7/7/7/7/7/7/3r3 r'), [{ code: 'both_won' }]);
+  // One side alone on the board has won, which is a position (the game is over).
+  assert.deepEqual(problems('7/7/7/7/7/7/7/7/E6 b'), []);
 });

@@ -107,7 +107,7 @@ test('two players register, pair by challenge link and play to a den win', async
   // Bob's own offer waits for Alice: his button says so and cannot be pressed again.
   const waiting = bob.page.locator('[data-test=rematch]');
   await waiting.filter({ hasText: 'Rematch: waiting for your opponent' }).waitFor();
-  assert.equal(await waiting.isDisabled(), true);
+  assert.equal(await waiting.getAttribute('aria-disabled'), 'true');
   await alice.page.locator('[data-test=rematch-accept]').waitFor();
   // The offer is part of the game's state: Alice sees it on coming back to the game from
   // elsewhere, and Bob's page, reloaded, still waits.
@@ -120,7 +120,7 @@ test('two players register, pair by challenge link and play to a den win', async
   await bob.page.waitForSelector('body[data-ready="1"]');
   await closeDialog(bob.page);
   await waiting.filter({ hasText: 'Rematch: waiting for your opponent' }).waitFor();
-  assert.equal(await waiting.isDisabled(), true);
+  assert.equal(await waiting.getAttribute('aria-disabled'), 'true');
   assert.equal(await bob.page.locator('[data-test=rematch-accept]').count(), 0);
   await alice.page.click('[data-test=rematch-accept]');
   await alice.page.waitForURL((u) => /#\/g\//.test(u.hash) && !u.hash.endsWith(idA));
@@ -147,9 +147,17 @@ test('two players register, pair by challenge link and play to a den win', async
   await alice.page.reload();
   await alice.page.waitForSelector('[data-test=ply]');
   await alice.page.locator('[data-test=ply]').filter({ hasText: 'Ply 13 of 13' }).waitFor();
-  // Its rematch has been played: no second one is offered, nor an offer shown.
+  // Its rematch has been played: the server says none can be asked for (rematch_open), and no
+  // second one is offered, nor an offer shown.
   await alice.page.locator('[data-test=copy-fen]').waitFor();
+  assert.equal(await alice.page.evaluate((g) => window.jungle.store.games.get(g).rematch_open, idA), false);
   assert.equal(await alice.page.locator('[data-test=rematch], [data-test=rematch-accept]').count(), 0);
+  // Bob, back on it without a reload (his tab still holds its state from before the rematch):
+  // the server's state takes the offer away there too.
+  await bob.page.goto(`${BASE}/#/g/${encodeURIComponent(idA)}`);
+  await bob.page.locator('[data-test=ply]').filter({ hasText: 'Ply 13 of 13' }).waitFor();
+  await bob.page.waitForFunction((g) => window.jungle.store.games.get(g).rematch_open === false, idA);
+  assert.equal(await bob.page.locator('[data-test=rematch], [data-test=rematch-accept]').count(), 0);
   await alice.page.keyboard.press('Home');
   await alice.page.locator('[data-test=ply]').filter({ hasText: 'Ply 0 of 13' }).waitFor();
   assert.equal(await alice.page.locator('.board [data-sq="e3"] .piece[data-role="P"]').count(), 1);
@@ -218,7 +226,8 @@ test('a challenger who left the lobby (a reload) is taken to the game when the f
   assert.equal(await alice.page.locator('[data-test=challenge-link]').inputValue(), link);
   await alice.context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await alice.page.click('[data-test=copy-challenge-link]');
-  await alice.page.locator('.toast', { hasText: 'Copied: the challenge link' }).first().waitFor();
+  await alice.page.locator('.toast', { hasText: 'Copied: Challenge link' }).first().waitFor();
+  assert.equal(await alice.page.locator('[data-test=challenge-link]').getAttribute('aria-label'), 'Challenge link');
   assert.equal(await alice.page.evaluate(() => navigator.clipboard.readText()), link);
   // Alice goes on to the leaderboard in a new page (nothing there is waiting for a game).
   await alice.page.goto(`${BASE}/#/leaderboard`);
@@ -383,7 +392,17 @@ test('a challenge can be made rated: its page says so, and so does the result', 
   await guest.page.locator('[data-test=challenge-mode]', { hasText: 'Casual' }).waitFor();
   const note = guest.page.locator('[data-test=challenge-guest-note]');
   assert.match(await note.innerText(), /Only registered players play rated games/);
-  assert.equal(await note.locator('a').getAttribute('href'), '#/login');
+  // Its link to register comes back to the challenge afterwards, which is then rated for them.
+  await note.locator('a').click();
+  await guest.page.waitForURL((u) => u.hash.startsWith('#/login?next='));
+  const form = guest.page.locator('[data-test=register-form]');
+  await form.locator('input[name=name]').fill(uniqueName('kid'));
+  await form.locator('input[name=password]').fill('correct horse 42');
+  await form.locator('input[name=password2]').fill('correct horse 42');
+  await form.locator('button[type=submit]').click();
+  await guest.page.waitForURL(link);
+  await guest.page.locator('[data-test=challenge-mode]', { hasText: 'Rated' }).waitFor();
+  assert.equal(await guest.page.locator('[data-test=challenge-guest-note]').count(), 0);
   assert.deepEqual(guest.page.errors, []);
   await guest.context.close();
   await bob.page.goto(link);
@@ -400,6 +419,77 @@ test('a challenge can be made rated: its page says so, and so does the result', 
   assert.doesNotMatch(text, /Casual/);
   // Nothing changed, so no table of changes: the note says why.
   assert.equal(await alice.page.locator('dialog.modal[open] table.changes').count(), 0);
+  assert.deepEqual(alice.page.errors, []);
+  assert.deepEqual(bob.page.errors, []);
+});
+
+// 22 plies without a capture (checked with `jungle moves`): a rated game longer than 20 plies counts.
+const LONG = ['g3g4', 'a7a6', 'e3d3', 'c7d7', 'g1g2', 'a9a8', 'a1b1', 'g9f9', 'f2f3', 'b8b7', 'b2b3',
+  'f8f7', 'd3d4', 'd7d6', 'g4g5', 'a6a5', 'a3a4', 'g7g6', 'c3d3', 'e7e8', 'd4d5', 'f9f8'];
+
+test('a rated game that counts: its resume link goes when it ends, its ratings stay after a reload, Rematch by keyboard keeps the focus', async () => {
+  for (const p of [alice.page, bob.page]) {
+    await p.goto(`${BASE}/#/lobby`);
+    await closeDialog(p);
+  }
+  await alice.page.check('#ch-rated');
+  await alice.page.selectOption('#ch-color', 'red');
+  await alice.page.selectOption('#ch-tc', 'classical');
+  await alice.page.click('[data-test=create-challenge]');
+  const link = await alice.page.locator('[data-test=challenge-link]').inputValue();
+  await bob.page.goto(link);
+  await bob.page.locator('[data-test=challenge-terms]', { hasText: 'Rated' }).waitFor();
+  await bob.page.click('[data-test=accept-challenge]');
+  const id = await gameId(alice.page);
+  assert.equal(await gameId(bob.page), id);
+  // A player's name in the boxes (a link to the profile) keeps the focus through the moves.
+  await alice.page.locator('.pinfo[data-color=blue] .pname a').focus();
+  for (let i = 0; i < LONG.length; i++) {
+    const mover = i % 2 === 0 ? alice.page : bob.page;
+    await mover.evaluate(([g, ply, move]) => window.jungle.socket.send({ t: 'move', game: g, ply, move }), [id, i, LONG[i]]);
+    await waitMoves(mover, i + 1);
+  }
+  await waitMoves(alice.page, LONG.length);
+  assert.equal(await alice.page.evaluate(() => document.activeElement.matches('.pinfo[data-color=blue] .pname a')), true);
+
+  // Alice waits on the home screen, which offers to resume the game; Bob resigns: the offer goes.
+  await alice.page.goto(`${BASE}/#/`);
+  const resume = alice.page.locator(`[data-test=resume][data-game="${id}"]`);
+  await resume.waitFor();
+  await bob.page.click('[data-test=resign]');
+  await bob.page.locator('dialog.modal[open] [data-test=confirm-yes]').click();
+  await endingText(bob.page);
+  await resume.waitFor({ state: 'detached' });
+  assert.equal(await alice.page.locator('[data-test=resume]').count(), 0);
+  // What the game changed for Bob, as his result says it.
+  const ratingRow = bob.page.locator('dialog.modal[open] table.changes tr', { hasText: 'Rating' }).locator('td');
+  const [before, after] = [await ratingRow.nth(0).innerText(), await ratingRow.nth(2).innerText()];
+  assert.notEqual(before, after);
+  // Opened afterwards, or reloaded, the game shows the ratings it left, not those it started with.
+  await alice.page.goto(`${BASE}/#/g/${encodeURIComponent(id)}`);
+  const bobsRating = alice.page.locator('.pinfo[data-color=blue] .prating');
+  await bobsRating.filter({ hasText: new RegExp(`· ${after}$`) }).waitFor();
+  await bob.page.reload();
+  await bob.page.waitForSelector('body[data-ready="1"]');
+  await bob.page.locator('.player.bottom .prating').filter({ hasText: new RegExp(`· ${after}$`) }).waitFor();
+
+  // Alice asks for a rematch by keyboard: the button, now waiting, keeps the focus. Bob, on a
+  // phone-sized screen, has the offer brought into view.
+  await bob.page.setViewportSize({ width: 360, height: 640 });
+  await bob.page.evaluate(() => window.scrollTo(0, 0));
+  const rematch = alice.page.locator('[data-test=rematch]');
+  await rematch.focus();
+  await alice.page.keyboard.press('Enter');
+  await rematch.filter({ hasText: 'Rematch: waiting for your opponent' }).waitFor();
+  assert.equal(await rematch.getAttribute('aria-disabled'), 'true');
+  assert.equal(await alice.page.evaluate(() => document.activeElement.dataset.test), 'rematch');
+  const accept = bob.page.locator('[data-test=rematch-accept]');
+  await accept.waitFor();
+  await bob.page.waitForFunction(() => {
+    const r = document.querySelector('[data-test=rematch-accept]').getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+  }, null, { timeout: 3000 });
+  await bob.page.setViewportSize({ width: 1200, height: 900 });
   assert.deepEqual(alice.page.errors, []);
   assert.deepEqual(bob.page.errors, []);
 });

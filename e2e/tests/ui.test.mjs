@@ -15,9 +15,12 @@ test('the language follows the browser, switches, and is remembered', async () =
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
   await shot(page, 'home-zh-Hans', true);
 
+  await page.focus('#lang-select');
   await page.selectOption('#lang-select', 'en');
   await page.locator('h1', { hasText: 'Jungle (Dou Shou Qi)' }).waitFor();
   assert.equal(await page.locator('[data-test=start-ai]').innerText(), 'Start');
+  // The screen is drawn again in the new language; the keyboard stays on the select.
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'lang-select');
   // The window's title: the home screen's heading alone, other screens' before the site's name
   // (below).
   assert.equal(await page.title(), 'Jungle (Dou Shou Qi)');
@@ -557,11 +560,15 @@ test('the analysis board: load a position, moves checked by the server, evaluati
   // The last position's evaluation goes: the reason stands in its place.
   await page.locator('[data-test=analysis-error]', { hasText: 'Bad position: a JFEN has 2 or 4 fields' }).waitFor();
   assert.equal(await page.locator('[data-test=eval], [data-test=lines]').count(), 0);
-  // Well-formed, but not a position (a lion in the water): the server's reasons are shown where
-  // the analysis would be, in the player's language.
+  // Well-formed, but not a position (a lion in the water): the reasons the server would give are
+  // shown where the analysis would be, in the player's language, without asking it (no refused
+  // request in the console).
+  const refused = [];
+  page.on('response', (r) => { if (r.status() >= 400) refused.push(r.url()); });
   await page.fill('#fen-input', 'l5t/1d3c1/r1p1w1e/7/7/1L5/7/7/7 r');
   await page.press('#fen-input', 'Enter');
   await page.locator('[data-test=analysis-error]', { hasText: "Bad position: Red's lion is on b4, in the water (only rats swim)" }).waitFor();
+  assert.deepEqual(refused, []);
   assert.deepEqual(page.errors, []);
 });
 
@@ -779,7 +786,7 @@ test('a phone lobby: a guest\'s seek reads casual, Accept is on the screen; the 
     return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('[data-test=accept-seek]') === b;
   }), true);
   // No heading, name or time broken into a character per line: each on one line.
-  const broken = await page.locator('table.seeks').evaluate((t) => [...t.querySelectorAll('th, tr[data-seek] td:not(.tc), tr[data-seek] td.tc .nowrap')]
+  const broken = await page.locator('table.seeks').evaluate((t) => [...t.querySelectorAll('th, tr[data-seek] .nowrap, tr[data-seek] td:last-child')]
     .map((c) => {
       // The lines its text takes: the distinct tops of the text's boxes.
       const tops = new Set();
@@ -793,6 +800,16 @@ test('a phone lobby: a guest\'s seek reads casual, Accept is on the screen; the 
     })
     .filter((c) => c.lines > 1));
   assert.deepEqual(broken, []);
+  // The time control and the mode are seen before accepting: on the screen, left of the Accept
+  // button, not scrolled under it.
+  const cover = await accept.evaluate((b) => b.closest('td').getBoundingClientRect().left);
+  for (const sel of ['[data-test=seek-tc] .nowrap', '[data-test=seek-mode]']) {
+    for (const el of await row.locator(sel).all()) {
+      const r = await el.boundingBox();
+      assert.ok(r && r.x >= 0 && r.x + r.width <= cover, `${sel} at ${JSON.stringify(r)}, the Accept column from ${cover}`);
+    }
+  }
+  assert.match(await row.locator('[data-test=seek-tc]').innerText(), /30\+10/);
   await accept.tap();
   await gameId(page);
   await gameId(seeker.page);
@@ -812,4 +829,72 @@ test('a phone lobby: a guest\'s seek reads casual, Accept is on the screen; the 
   assert.match(await endingText(seeker.page), /Game aborted/);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(seeker.page.errors, []);
+});
+
+test('an abort question closes once both sides have moved; a dialog gives the focus back to the button drawn anew; the resume link goes with the game', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US' });
+  await page.click('[data-test=start-hotseat]');
+  const id = await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  await page.goto(`${BASE}/#/`);
+  await page.locator(`[data-test=resume][data-game="${id}"]`).waitFor();
+  await page.goto(`${BASE}/#/g/${encodeURIComponent(id)}`);
+  await page.waitForSelector('.board .sq.movable');
+  // Moves that arrive while a question is open (as from the player's other tab).
+  const send = async (ply, move) => {
+    await page.evaluate(([g, p, m]) => window.jungle.socket.send({ t: 'move', game: g, ply: p, move: m }), [id, ply, move]);
+    await waitMoves(page, ply + 1);
+  };
+  const focused = () => page.evaluate(() => document.activeElement?.dataset?.test || document.activeElement?.tagName);
+  const dlg = page.locator('dialog.modal[open]');
+  await page.click('[data-test=abort]');
+  await dlg.getByText('Abort this game?').waitFor();
+  // One side has moved: aborting is still possible, the question stays.
+  await send(0, 'g3g4');
+  assert.equal(await dlg.count(), 1);
+  // Both have: it closes, says why, and nothing is sent (the game goes on).
+  await send(1, 'a7a6');
+  await dlg.waitFor({ state: 'detached' });
+  await page.locator('.toast.error', { hasText: 'A game can only be aborted' }).first().waitFor();
+  assert.equal(await page.locator('[data-test=abort]').count(), 0);
+  // The Abort button it was asked from is gone: the focus goes to Resign beside it.
+  assert.equal(await focused(), 'resign');
+  // Resign asked by keyboard; a move redraws the buttons meanwhile; Esc: back on the new Resign.
+  await page.keyboard.press('Enter');
+  await dlg.getByText('Do you really want to resign?').waitFor();
+  await send(2, 'e3d3');
+  await page.keyboard.press('Escape');
+  await dlg.waitFor({ state: 'detached' });
+  assert.equal(await focused(), 'resign');
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  assert.match(await page.locator('[data-test=status]').innerText(), /Blue's turn/);
+  // Ended, the game is no longer offered to resume.
+  await page.keyboard.press('Enter');
+  await dlg.locator('[data-test=confirm-yes]').click();
+  await endingText(page);
+  await page.goto(`${BASE}/#/`);
+  await page.waitForSelector('[data-test=start-ai]');
+  assert.equal(await page.locator('[data-test=resume]').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
+test('on a phone the log out question, closed, leaves the menu open and the focus on its item', async () => {
+  const { page } = await openPlayer(browser, { locale: 'en-US', viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+  await register(page, uniqueName('phone'));
+  const menu = page.locator('[data-test=menu]');
+  const dlg = page.locator('dialog.modal[open]');
+  const focused = () => page.evaluate(() => document.activeElement?.dataset?.test || document.activeElement?.tagName);
+  await menu.tap();
+  for (const close of [() => page.keyboard.press('Escape'), () => dlg.locator('button', { hasText: 'Stay logged in' }).tap()]) {
+    await page.locator('[data-test=logout]').tap();
+    await dlg.waitFor();
+    await close();
+    await dlg.waitFor({ state: 'detached' });
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    assert.equal(await focused(), 'logout');
+  }
+  // Esc once more closes the menu itself.
+  await page.keyboard.press('Escape');
+  assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+  assert.deepEqual(page.errors, []);
 });

@@ -59,15 +59,16 @@ function menuButton() {
   });
 }
 
-// Escape, or a click elsewhere, closes the open menu.
+// Escape, or a click elsewhere, closes the open menu; not those of a dialog (the log out
+// question, asked from the menu, gives the focus back to its item).
 document.addEventListener('keydown', (e) => {
-  if (e.key !== 'Escape' || !menuOpen) return;
+  if (e.key !== 'Escape' || !menuOpen || e.target.closest?.('dialog')) return;
   setMenu(false);
   document.querySelector('#header .menu-btn')?.focus();
 });
 // So does following one of its links, the page already shown's too (no new screen then).
 document.addEventListener('click', (e) => {
-  if (menuOpen && (!e.target.closest('#header') || e.target.closest('#header a[href]'))) setMenu(false);
+  if (menuOpen && !e.target.closest('dialog') && (!e.target.closest('#header') || e.target.closest('#header a[href]'))) setMenu(false);
 });
 
 // The header's height, for the game screen to fit its board below it (web/app.css): one row or
@@ -175,7 +176,7 @@ const resumeInfo = new Map();
  * it is against, so that two live games do not give two identical buttons.
  */
 function resumeLabel(g) {
-  if (!g || !g.you) return t('resume_game');
+  if (!g || !g.you || g.status !== 'live') return t('resume_game');
   if (g.you === 'both') return t('resume_hotseat');
   const opp = g[g.you === 'red' ? 'blue' : 'red'];
   if (!opp) return t('resume_game');
@@ -185,7 +186,7 @@ function resumeLabel(g) {
 
 /** Fills the home screen's "resume your game" paragraph from `store.myLive` (empty when none). */
 function resumeLinks(p) {
-  const ids = store.myLive || [];
+  const ids = store.myLive.filter((id) => (store.games.get(id) || resumeInfo.get(id) || { status: 'live' }).status === 'live');
   p.replaceChildren(...ids.map((id) => h('a', {
     class: 'button primary', href: `#/g/${id}`, 'data-test': 'resume', 'data-game': id,
   }, resumeLabel(store.games.get(id) || resumeInfo.get(id)))));
@@ -196,11 +197,21 @@ function resumeLinks(p) {
     resumeInfo.set(id, undefined);
     api('GET', `/api/games/${encodeURIComponent(id)}`).then((r) => {
       resumeInfo.set(id, r && r.game);
+      // Ended meanwhile: no longer one to resume.
+      if (r && r.game && r.game.status !== 'live') gameOver(id);
       const a = p.isConnected && [...p.querySelectorAll('[data-game]')].find((x) => x.dataset.game === id);
       if (a) a.textContent = resumeLabel(r && r.game);
     }, () => resumeInfo.delete(id));
   }
   return p;
+}
+
+/** A game of the player's has ended: its "resume" link goes, from the home screen too if shown. */
+function gameOver(id) {
+  if (!store.myLive.includes(id)) return;
+  store.myLive = store.myLive.filter((x) => x !== id);
+  const resume = document.querySelector('[data-resume]');
+  if (resume) resumeLinks(resume);
 }
 
 function home(root) {
@@ -289,14 +300,17 @@ function lobby(root) {
       // A game with a guest in it is casual whatever its seek asked for: a guest's seek, or
       // any seek for a guest looking at it.
       const rated = s.rated && !isGuestName(s.user) && !guest;
+      // Three columns, to fit a phone beside the Accept button: the game (its time control first,
+      // which a child must see before accepting, and its mode), then who offers it.
       return h('tr', { 'data-seek': s.id },
-        h('td', {}, shownName(s.user)), h('td', {}, s.rating ? String(Math.round(s.rating)) : '–'), h('td', { class: 'tc' }, tcParts(s.tc)),
-        h('td', { 'data-test': 'seek-mode' }, rated ? t('rated') : t('casual')),
+        h('td', { class: 'tc', 'data-test': 'seek-tc' }, tcParts(s.tc), h('small', { class: 'nowrap', 'data-test': 'seek-mode' }, rated ? t('rated') : t('casual'))),
+        h('td', {}, h('span', { class: 'nowrap' }, shownName(s.user)),
+          s.rating ? h('small', { class: 'nowrap' }, t('labelled', { label: t('rating'), text: Math.round(s.rating) })) : null),
         h('td', {}, mine
           ? h('button', { type: 'button', 'data-test': 'cancel-seek', onclick: () => socket.send({ t: 'cancel_seek', id: s.id }) }, t('cancel'))
           : h('button', { type: 'button', class: 'primary', 'data-test': 'accept-seek', onclick: () => startGame({ t: 'accept_seek', id: s.id }) }, t('accept'))));
     });
-    list.replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 5, class: 'empty' }, t('no_seeks')))]));
+    list.replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 3, class: 'empty' }, t('no_seeks')))]));
   }
 
   const off = socket.on((m) => {
@@ -322,7 +336,7 @@ function lobby(root) {
     h('div', { class: 'cards' },
       h('section', { class: 'card wide' },
         h('h2', {}, t('open_seeks')),
-        scrolling(h('table', { class: 'seeks' }, h('thead', {}, h('tr', {}, [t('player'), t('rating'), t('time_control'), t('mode'), ''].map((x) => h('th', { scope: 'col' }, x)))), list))),
+        scrolling(h('table', { class: 'seeks' }, h('thead', {}, h('tr', {}, [t('time_control'), t('player'), ''].map((x) => h('th', { scope: 'col' }, x)))), list))),
       h('section', { class: 'card' },
         h('h2', {}, t('create_seek')),
         h('label', { for: 'seek-tc' }, t('time_control')), tc,
@@ -383,8 +397,9 @@ function challenge(root, id) {
       h('dt', {}, t('mode')), h('dd', { 'data-test': 'challenge-mode' }, rated ? t('rated') : t('casual')),
       h('dt', {}, t('your_color')), h('dd', { 'data-test': 'challenge-color' }, t(mine === 'random' ? 'random_color' : mine)));
     if (c.rated && guestViewer) {
+      // Registered (or logged in) there, the player comes back here.
       card.insertBefore(h('p', { class: 'note', 'data-test': 'challenge-guest-note' }, t('challenge_guest_casual'), ' ',
-        h('a', { href: '#/login' }, t('rated_guest_note'))), accept);
+        h('a', { href: `#/login?next=${encodeURIComponent(`/c/${id}`)}` }, t('rated_guest_note'))), accept);
     }
     accept.hidden = false;
   }, (e) => {
@@ -539,7 +554,12 @@ async function leaderboard(root) {
   }
 }
 
-function loginScreen(root) {
+/**
+ * The log in / register screen; `next` (its address's `?next=/c/…`) is the screen to go back to
+ * afterwards (a challenge a guest would rather play rated), else the home screen.
+ */
+function loginScreen(root, next) {
+  const after = next && /^\/[\w/%.~-]*$/.test(next) ? `#${next}` : '#/';
   const form = (kind) => {
     const registering = kind === 'register';
     // The rules of a new account (the server's own, which refuses each with its own code) are
@@ -565,7 +585,7 @@ function loginScreen(root) {
           socket.reconnect();
           renderHeader();
           toast(t('welcome_user', { name: store.user.name }));
-          location.hash = '#/';
+          location.hash = after;
         } catch (ex) {
           err.textContent = errText(ex);
         }
@@ -615,7 +635,7 @@ function route() {
     case 'analysis': c = mountAnalysis(root, new URLSearchParams(query || '')); break;
     case 'u': profile(root, parts[1]); break;
     case 'leaderboard': leaderboard(root); break;
-    case 'login': loginScreen(root); break;
+    case 'login': loginScreen(root, new URLSearchParams(query || '').get('next')); break;
     default: root.replaceChildren(h('p', {}, t('err_not_found')));
   }
   cleanup = typeof c === 'function' ? c : null;
@@ -642,10 +662,8 @@ socket.on((m) => {
     const news = !store.games.has(m.game.id) && !(store.myLive || []).includes(m.game.id);
     store.games.set(m.game.id, m.game);
     // Keep the home screen's "resume" links current: games of mine that start or end after the welcome.
-    const live = new Set(store.myLive || []);
-    if (m.game.you && m.game.status === 'live') live.add(m.game.id);
-    else live.delete(m.game.id);
-    store.myLive = [...live];
+    if (m.game.you && m.game.status === 'live') store.myLive = [...new Set([...store.myLive, m.game.id])];
+    else gameOver(m.game.id);
     const onIt = location.hash === `#/g/${m.game.id}`;
     if (!onIt && m.game.you && m.game.status === 'live' && expectingGame) {
       expectingGame = false;
@@ -654,6 +672,8 @@ socket.on((m) => {
     } else if (!onIt && news && m.game.you && m.game.status === 'live' && !m.game.ply && againstPerson(m.game)) {
       gameStartedElsewhere(m.game.id);
     }
+  } else if (m.t === 'ended') {
+    gameOver(m.game);
   } else if (m.t === 'error' && m.code === 'unauthorized') {
     // This tab's session was ended (a logout on another tab or device): carry on as a guest.
     toast(t('signed_out'), 'error');
@@ -705,7 +725,13 @@ socket.onState((s) => {
 onLangChange(() => {
   // What the live region said is in the old language: not to be read again.
   clearAnnouncement();
+  // Switched from the header's select (in the open menu on a phone): the focus stays on it.
+  const onSelect = document.activeElement && document.activeElement.id === 'lang-select';
+  const wasOpen = menuOpen;
   route();
+  if (!onSelect) return;
+  if (wasOpen) setMenu(true);
+  document.getElementById('lang-select').focus();
 });
 window.addEventListener('hashchange', route);
 

@@ -1,15 +1,15 @@
 // The game screen (play, hotseat, watch, replay) and the analysis board.
 
 import { Board, animalChar, pieceHtml } from './board.js';
-import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen, JfenError } from './jfen.js';
+import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen, JfenError, positionProblems } from './jfen.js';
 import { t, lang, illegalText, errText, jfenText, shownName } from './i18n.js';
 import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText, downloadText } from './ui.js';
 import { api } from './net.js';
 import * as sound from './sound.js';
 
 const OTHER = { red: 'blue', blue: 'red' };
-// Move timeouts a player may have (RULES §8.2): the next one ends the game. The count that ended
-// it is shown as the limit reached ("3/3"), not past it.
+// Move timeouts a player may have (RULES §8.2): the next one ends the game, and the box of the
+// player it ended the game of says so instead of a count.
 const MAX_TIMEOUTS = 3;
 const svg = (d) => `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="${d}" fill="currentColor"/></svg>`;
 const ICON = {
@@ -82,6 +82,8 @@ export function mountGame(root, id, ctx) {
   let hintBusy = false;
   let ended = null;
   let destroyed = false;
+  // The open confirmations (abort, resign): each closed once what it asks is no longer possible.
+  const asking = new Map();
 
   const boardEl = h('div', { class: 'board-host' });
   const board = new Board(boardEl, {
@@ -172,12 +174,23 @@ export function mountGame(root, id, ctx) {
     store.games.set(id, g);
     // A pending rematch offer is part of the state (a screen opened after it was made sees it).
     if ('rematch_offer' in g) rematchBy = g.rematch_offer || null;
+    applyChanges(g.changes);
     positions = positionsOf(g.start_fen, g.moves || []);
     clockBase = g.clocks ? { ...g.clocks, at: performance.now() } : null;
     if (orientation === null) orientation = g.you === 'blue' ? 'blue' : 'red';
     if (g.status !== 'live') viewPly = viewPly === null ? positions.length - 1 : viewPly;
     else viewPly = null;
     render();
+  }
+
+  /** The player boxes show the ratings and levels a finished game left (a rated game's changes). */
+  function applyChanges(changes) {
+    for (const c of ['red', 'blue']) {
+      const ch = changes && changes[c];
+      if (!ch || !g[c]) continue;
+      if (ch.rating_after != null) g[c].rating = ch.rating_after;
+      if (ch.level_after != null) g[c].level = ch.level_after;
+    }
   }
 
   function currentPos() {
@@ -263,8 +276,10 @@ export function mountGame(root, id, ctx) {
         clocks.append(h('span', { class: 'movetime idle', 'aria-hidden': 'true' }, `${t('move_timer')} ${fmtClock(tc.move_s * 1000)}`));
       }
       if (tc.move_s) {
-        const n = Math.min(MAX_TIMEOUTS, g.timeouts ? g.timeouts[color] || 0 : 0);
-        clocks.append(h('span', { class: `timeouts ${n ? 'some' : ''}`, 'data-test': `timeouts-${color}` }, t('timeouts_n', { n })));
+        const n = g.timeouts ? g.timeouts[color] || 0 : 0;
+        const out = g.result && g.result.reason === 'timeouts' && g.result.winner === OTHER[color];
+        clocks.append(h('span', { class: `timeouts ${n ? 'some' : ''} ${out ? 'out' : ''}`, 'data-test': `timeouts-${color}` },
+          out ? t('timeouts_out', { n: Math.max(n, MAX_TIMEOUTS + 1) }) : t('timeouts_n', { n: Math.min(MAX_TIMEOUTS, n) })));
       }
     }
     return [box, clocks, captured];
@@ -334,12 +349,8 @@ export function mountGame(root, id, ctx) {
     ];
     if (live && g.you) {
       // The dialogs' buttons say what they do: "Cancel" would be unclear beside 取消对局.
-      if (n < 2) items.push(btn(t('abort'), async () => {
-        if (await confirmDialog(t('abort'), t('confirm_abort'), { yes: t('abort_game'), no: t('keep_playing') })) socket.send({ t: 'abort', game: id });
-      }, 'abort'));
-      items.push(btn(t('resign'), async () => {
-        if (await confirmDialog(t('resign'), t('confirm_resign'), { yes: t('resign'), no: t('keep_playing') })) socket.send({ t: 'resign', game: id });
-      }, 'resign'));
+      if (n < 2) items.push(btn(t('abort'), () => ask('abort', canAbort, t('confirm_abort'), { yes: t('abort_game'), no: t('keep_playing') }), 'abort'));
+      items.push(btn(t('resign'), () => ask('resign', isLive, t('confirm_resign'), { yes: t('resign'), no: t('keep_playing') }), 'resign'));
       if (me) {
         items.push(btn(g.draw_offer === me ? t('draw_offered_wait') : t('offer_draw'),
           () => socket.send({ t: 'draw_offer', game: id }), 'draw-offer', { disabled: g.draw_offer === me }));
@@ -354,8 +365,9 @@ export function mountGame(root, id, ctx) {
     if (canRematch()) {
       // The player's own offer waits for the other's answer: asking again would change nothing.
       const waiting = rematchBy === g.you && g.you !== 'both';
+      // Waiting, it stays focusable (as Hint does): a keyboard press keeps the focus on it.
       items.push(btn(waiting ? t('rematch_waiting') : rematchBy ? t('accept_rematch') : t('rematch'),
-        () => socket.send({ t: 'rematch', game: id }), 'rematch', { disabled: waiting }));
+        () => { if (!waiting) socket.send({ t: 'rematch', game: id }); }, 'rematch', { 'aria-disabled': waiting ? 'true' : false }));
     }
     if (g) {
       items.push(btn(t('copy_fen'), () => copyText(printJfen(currentPos()), t('position_jfen')), 'copy-fen'));
@@ -381,9 +393,38 @@ export function mountGame(root, id, ctx) {
     controls.replaceChildren(...items);
   }
 
-  /** Whether the viewer may ask for (or accept) a rematch: a finished game of theirs whose rematch has not started. */
+  /**
+   * Whether the viewer may ask for (or accept) a rematch: a finished game of theirs that the
+   * server says can still have one (in its memory, none started yet: `rematch_open`).
+   */
   function canRematch() {
-    return Boolean(g && !isLive() && g.you && g.status === 'finished' && !g.rematched);
+    return Boolean(g && !isLive() && g.you && g.status === 'finished' && g.rematch_open && !g.rematched);
+  }
+
+  function canAbort() {
+    return isLive() && g.moves.length < 2;
+  }
+
+  /**
+   * Asks to confirm the game action `what` (abort, resign), sent only if it is still possible
+   * (`possible()`) when confirmed; render() closes the question once it is not.
+   */
+  async function ask(what, possible, text, labels) {
+    const handle = { possible };
+    asking.set(what, handle);
+    const yes = await confirmDialog(t(what), text, labels, { handle, fallback: ['[data-test=resign]', '.side-col .controls button'] });
+    if (asking.get(what) === handle) asking.delete(what);
+    if (yes && possible()) socket.send({ t: what, game: id });
+  }
+
+  /** Closes the confirmations of actions no longer possible (both sides moved: no abort). */
+  function closeStaleQuestions() {
+    for (const [what, handle] of asking) {
+      if (handle.possible()) continue;
+      asking.delete(what);
+      handle.close(null);
+      if (what === 'abort' && isLive()) toast(t('err_abort_too_late'), 'error');
+    }
   }
 
   function renderOffer() {
@@ -496,6 +537,9 @@ export function mountGame(root, id, ctx) {
    */
   function focusedButton() {
     const el = document.activeElement;
+    const seat = el && root.contains(el) && el.closest('.pinfo');
+    // A player's name (a link to the profile), drawn anew with the player boxes.
+    if (seat && el.matches('a')) return `.pinfo[data-color="${seat.dataset.color}"] a`;
     if (!el || !root.contains(el) || !el.closest('.controls, .replay-bar, .moves, .offer-bar')) return null;
     if (el.dataset.ply !== undefined) return `.moves [data-ply="${el.dataset.ply}"]`;
     if (el.dataset.test) return `[data-test="${el.dataset.test}"]`;
@@ -529,6 +573,7 @@ export function mountGame(root, id, ctx) {
     const focus = focusedButton();
     renderAll();
     refocus(focus);
+    closeStaleQuestions();
   }
 
   function renderAll() {
@@ -590,7 +635,8 @@ export function mountGame(root, id, ctx) {
     const buttons = [{ label: t('close'), value: 'close', primary: true }];
     if (canRematch()) buttons.unshift({ label: rematchBy && rematchBy !== g.you ? t('accept_rematch') : t('rematch'), value: 'rematch' });
     if (g && g.you) buttons.unshift({ label: t('new_game'), value: 'new' });
-    modal(r.title, body, buttons).then((v) => {
+    // Back to where the focus was, or (that gone with the game's end) to the buttons beside the board.
+    modal(r.title, body, buttons, { fallback: ['[data-test=rematch]', '.side-col .controls button'] }).then((v) => {
       if (v === 'rematch') socket.send({ t: 'rematch', game: id });
       if (v === 'new') location.hash = '#/';
     });
@@ -600,6 +646,12 @@ export function mountGame(root, id, ctx) {
     if (msg.t === 'error' && msg.re === 'move') {
       // A refused move: make sure the board shows the server's position again.
       socket.send({ t: 'watch', game: id });
+      return;
+    }
+    if (msg.t === 'error' && msg.re === 'rematch' && g && !isLive()) {
+      // A rematch refused (started already, or the game gone from the server's memory): the
+      // state says whether one can still be asked for.
+      api('GET', `/api/games/${encodeURIComponent(id)}`).then((r) => { if (!destroyed && r && r.game && !isLive()) setGame(r.game); }, () => {});
       return;
     }
     if (msg.t === 'welcome') {
@@ -674,13 +726,10 @@ export function mountGame(root, id, ctx) {
         g.status = 'finished';
         g.result = msg.result;
         if (msg.timeouts) g.timeouts = msg.timeouts;
-        // The player boxes show the ratings and levels the game left (a rated game's changes).
-        for (const c of ['red', 'blue']) {
-          const ch = msg.changes && msg.changes[c];
-          if (!ch || !g[c]) continue;
-          if (ch.rating_after != null) g[c].rating = ch.rating_after;
-          if (ch.level_after != null) g[c].level = ch.level_after;
-        }
+        g.changes = msg.changes || null;
+        applyChanges(g.changes);
+        // Just ended, in the server's memory: a rematch can be asked for (doc/protocol.md).
+        g.rematch_open = true;
         g.legal = [];
         g.forbidden = {};
         viewPly = positions.length - 1;
@@ -696,6 +745,8 @@ export function mountGame(root, id, ctx) {
         // Said to the players only (spectators hear the offer too).
         if (myColor()) toast(msg.by === myColor() ? t('rematch_sent') : t('rematch_offered'));
         render();
+        // On a phone the offer's bar may be below the board, off the screen: brought into view.
+        if (msg.by !== g?.you && !offerBar.hidden) offerBar.scrollIntoView({ block: 'nearest' });
         break;
       default:
         break;
@@ -825,7 +876,11 @@ export function mountAnalysis(root, params) {
   // language redraws the screen from it).
   function reset(fen, played = []) {
     try {
-      positions = [parseJfen(fen)];
+      const start = parseJfen(fen);
+      // Not a position (a lion in the water): said here, as the server would (no refused request).
+      const problems = positionProblems(start);
+      if (problems.length) throw Object.assign(new Error('bad position'), { problems });
+      positions = [start];
       startFen = fen;
       moves = [];
       for (const m of played) {
@@ -835,7 +890,8 @@ export function mountAnalysis(root, params) {
       }
       run();
     } catch (e) {
-      const why = t('bad_fen_detail', { msg: (e instanceof JfenError && jfenText({ code: e.code, ...e.params })) || e.message });
+      const why = e.problems ? errText({ code: 'bad_position', problems: e.problems })
+        : t('bad_fen_detail', { msg: (e instanceof JfenError && jfenText({ code: e.code, ...e.params })) || e.message });
       toast(why, 'error');
       // The evaluation shown was the last position's: it goes (an answer still on its way is
       // dropped), and the reason stands in its place.

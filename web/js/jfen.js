@@ -67,6 +67,35 @@ export function parseJfen(text) {
   return { board, turn: t === 'b' ? 'blue' : 'red', halfmoves, fullmove };
 }
 
+/**
+ * What makes a read JFEN no position (RULES §1–§3), as the server's `bad_position` lists it
+ * (doc/protocol.md): `[{code, ...facts}]`, empty when it is one. Checked here so that the
+ * analysis board need not send a position the server would refuse.
+ */
+export function positionProblems(pos) {
+  const out = [];
+  // Squares in the rules library's order: by rank, then by file.
+  const squares = [...pos.board.keys()].sort((a, b) => a[1] - b[1] || a.charCodeAt(0) - b.charCodeAt(0));
+  for (const color of ['red', 'blue']) {
+    for (const role of ROLES) {
+      const on = squares.filter((sq) => pos.board.get(sq).color === color && pos.board.get(sq).role === role);
+      if (on.length > 1) out.push({ code: 'duplicate', color, animal: role, n: String(on.length), squares: on.join(', ') });
+    }
+  }
+  for (const sq of squares) {
+    const { color, role } = pos.board.get(sq);
+    const facts = { color, animal: role, square: sq };
+    if (DENS[color] === sq) out.push({ code: 'own_den', ...facts });
+    if (WATER.has(sq) && role !== 'R') out.push({ code: 'in_water', ...facts });
+  }
+  const has = (c) => squares.some((sq) => pos.board.get(sq).color === c);
+  const other = { red: 'blue', blue: 'red' };
+  const won = (c) => pos.board.get(DENS[other[c]])?.color === c || (has(c) && !has(other[c]));
+  if (!squares.length) out.push({ code: 'empty' });
+  else if (won('red') && won('blue')) out.push({ code: 'both_won' });
+  return out;
+}
+
 /** The side to move, as the rules library reads it: `r` or `b`, either case, and `w` for Red. */
 function readTurn(field) {
   const t = field.toLowerCase();

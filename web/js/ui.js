@@ -58,19 +58,42 @@ export function clearAnnouncement() {
 }
 
 /**
- * A modal dialog with a title, body and buttons; resolves with the value of the button pressed
- * (Escape resolves with null). Focus is kept inside and returned afterwards.
+ * A selector of an element's equivalent in a screen drawn anew (its data-test, move, square or
+ * id), for a dialog to give the focus back to: a move may redraw the screen while it is open.
  */
-export function modal(title, body, buttons) {
+function focusKey(el) {
+  const d = (el && el.dataset) || {};
+  if (d.test) return `[data-test="${d.test}"]`;
+  if (d.ply !== undefined) return `[data-ply="${d.ply}"]`;
+  if (d.sq) return `[data-sq="${d.sq}"]`;
+  return el && el.id ? `#${CSS.escape(el.id)}` : null;
+}
+
+/** Whether an element can take the focus: there, not disabled, not hidden. */
+export function usable(el) {
+  return Boolean(el && el.isConnected && !el.disabled && !el.closest('[hidden]') && el.getClientRects().length);
+}
+
+/**
+ * A modal dialog with a title, body and buttons; resolves with the value of the button pressed
+ * (Escape resolves with null). Focus is kept inside and returned afterwards: to the element
+ * focused before, or its equivalent in a redrawn screen, else to the first of `opts.fallback`
+ * (selectors) that can take it. `opts.handle.close(v)` closes it from outside.
+ */
+export function modal(title, body, buttons, opts = {}) {
   return new Promise((resolve) => {
-    const prev = document.activeElement;
+    const prev = document.activeElement === document.body ? null : document.activeElement;
+    const key = focusKey(prev);
     const dlg = h('dialog', { class: 'modal', 'aria-labelledby': 'modal-title' });
     const close = (v) => {
+      if (!dlg.isConnected) return;
       dlg.close();
       dlg.remove();
-      if (prev && prev.focus) prev.focus();
+      const back = [prev, key && document.querySelector(key), ...(opts.fallback || []).map((s) => document.querySelector(s))].find(usable);
+      if (back) back.focus();
       resolve(v);
     };
+    if (opts.handle) opts.handle.close = close;
     dlg.append(
       h('h2', { id: 'modal-title' }, title),
       body instanceof Node ? body : h('p', {}, body || ''),
@@ -90,13 +113,13 @@ export function modal(title, body, buttons) {
 /**
  * Asks a yes/no question; resolves true when confirmed. `labels` names the two buttons by what
  * they do (`{ yes: 'Abort game', no: 'Keep playing' }`): a plain Cancel / Confirm is unclear
- * where the action itself is a cancelling (取消对局 with a 取消 button).
+ * where the action itself is a cancelling (取消对局 with a 取消 button). `opts`: as modal()'s.
  */
-export async function confirmDialog(title, text, labels = {}) {
+export async function confirmDialog(title, text, labels = {}, opts = {}) {
   const v = await modal(title, text, [
     { label: labels.no || t('cancel'), value: false, test: 'confirm-no' },
     { label: labels.yes || t('confirm'), value: true, primary: true, test: 'confirm-yes' },
-  ]);
+  ], opts);
   return v === true;
 }
 
