@@ -111,11 +111,34 @@ test('logging out in one tab signs the other tab out too, which carries on as a 
   assert.deepEqual(other.errors, []);
 });
 
+test('a beginner starts gently: level 1 and no clock by default, and the help tells every rule a child meets', async () => {
+  const { page } = await openPlayer(browser, { locale: 'zh-CN' });
+  await page.goto(`${BASE}/#/`);
+  const level = page.locator('#ai-level');
+  assert.equal(await level.inputValue(), '1');
+  assert.equal(await level.locator('option').first().innerText(), '1 级（最简单）');
+  assert.equal(await level.locator('option').last().innerText(), '10 级（最难）');
+  assert.equal(await page.locator('#ai-tc').inputValue(), '');
+  assert.equal(await page.locator('#hs-tc').inputValue(), '');
+  const help = page.locator('details.howto');
+  await help.locator('summary').click();
+  const text = await help.innerText();
+  for (const said of ['先点一下自己的动物', '不能走进自己的兽穴', '7-3 规则', '17-5 规则', '一步也走不了，就输了', '100 个回合']) {
+    assert.ok(text.includes(said), `the help does not say ${said}: ${text}`);
+  }
+  // A game against the computer started with the defaults has no clock.
+  await page.locator('[data-test=start-ai]').click();
+  await gameId(page);
+  await page.waitForSelector('.board .sq.movable');
+  assert.equal(await page.locator('.clock').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
 test('registration says its rules and its refusals in the player\'s language', async () => {
   const { page } = await openPlayer(browser, { locale: 'zh-CN' });
   await page.goto(`${BASE}/#/login`);
   const form = page.locator('[data-test=register-form]');
-  assert.match(await form.locator('[data-test=register-hint]').innerText(), /3 到 20 个字符.*至少 8 个字符/);
+  assert.match(await form.locator('[data-test=register-hint]').innerText(), /2 到 20 个字符.*至少 8 个字符/);
   const error = form.locator('.error');
   // Empty fields are said by the page in the player's language, not by the browser's own
   // bubble (the form is not checked by the browser: the submit reaches the page).
@@ -133,7 +156,7 @@ test('registration says its rules and its refusals in the player\'s language', a
     // Said in Chinese, not the server's English.
     assert.doesNotMatch(await error.innerText(), /[a-z]{4,}/);
   };
-  await refused('小明', 'secret words', '用户名要有 3 到 20 个字符');
+  await refused('明', 'secret words', '用户名要有 2 到 20 个字符');
   await refused('小明的爸爸', 'short', '密码要有 8 到 128 个字符');
   await refused('小 明 爸', 'secret words', '只能用文字、数字');
   // The password typed twice, differently: said before asking the server, the repetition cleared.

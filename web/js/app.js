@@ -151,10 +151,11 @@ function tcSelect(id, withNone) {
   // "No clock" stands for every untimed preset where it is offered; an untimed preset's name
   // needs no "(unlimited)" after it.
   const presets = store.presets.filter((p) => !(withNone && untimed(p.tc)));
-  // A calm default for people new to the game: rapid when the server offers it.
-  const opts = presets.map((p) => h('option', { value: p.id, selected: p.id === 'rapid' },
+  // A calm default for people new to the game: no clock where that is offered (against the
+  // computer, at one device: a child thinking long is never passed), else rapid.
+  const opts = presets.map((p) => h('option', { value: p.id, selected: !withNone && p.id === 'rapid' },
     untimed(p.tc) ? t(`preset_${p.id}`, {}, p.id) : t('parenthesized', { text: t(`preset_${p.id}`, {}, p.id), note: fmtTc(p.tc) })));
-  if (withNone) opts.unshift(h('option', { value: '' }, t('tc_none')));
+  if (withNone) opts.unshift(h('option', { value: '', selected: true }, t('tc_none')));
   return h('select', { id }, opts);
 }
 function tcOf(select) {
@@ -216,8 +217,11 @@ function gameOver(id) {
 
 function home(root) {
   const startBoard = h('div', { class: 'howto-board' });
+  // Level 1, the gentlest, first: the home page is where beginners start. The ends say which is
+  // easy and which is hard.
+  const aiLevelLabel = (n) => t(n === 1 ? 'ai_level_easiest' : n === 10 ? 'ai_level_hardest' : 'ai_level_n', { n });
   const level = h('select', { id: 'ai-level' },
-    Array.from({ length: 10 }, (_, i) => h('option', { value: String(i + 1), selected: i === 2 }, t('ai_level_n', { n: i + 1 }))));
+    Array.from({ length: 10 }, (_, i) => h('option', { value: String(i + 1), selected: i === 0 }, aiLevelLabel(i + 1))));
   const color = h('div', { class: 'radios', role: 'radiogroup', 'aria-label': t('your_color') },
     ['red', 'blue', 'random'].map((c) => h('label', {}, h('input', { type: 'radio', name: 'ai-color', value: c, checked: c === 'red' }), ` ${t(c === 'random' ? 'random_color' : c)}`)));
   const aiTc = tcSelect('ai-tc', true);
@@ -260,7 +264,7 @@ function home(root) {
     ),
     h('details', { class: 'card howto' }, h('summary', {}, t('howto_title')),
       h('div', { class: 'howto-body' },
-        h('ul', {}, ['howto_1', 'howto_2', 'howto_3', 'howto_4', 'howto_5', 'howto_6'].map((k) => h('li', {}, t(k)))),
+        h('ul', {}, ['howto_0', 'howto_1', 'howto_2', 'howto_3', 'howto_4', 'howto_5', 'howto_7', 'howto_6', 'howto_9', 'howto_8'].map((k) => h('li', {}, t(k)))),
         startBoard)),
   ));
   // The start position with the ranks shown, to look at while reading the rules.

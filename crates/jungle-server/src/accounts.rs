@@ -189,7 +189,7 @@ fn one_writing_system(name: &str) -> bool {
             .any(|set| used.iter().all(|s| set.contains(s)))
 }
 
-/// Checks a new account name (in [`normalize_name`]'s form): 3–20 letters (any script, with
+/// Checks a new account name (in [`normalize_name`]'s form): 2–20 letters (any script, with
 /// their accents), digits, `_` or `-`, from one writing system, not `Guest-…`.
 pub fn validate_name(name: &str) -> Result<(), ApiError> {
     if !NAME_CHARS.contains(&name.chars().count()) {
@@ -446,6 +446,8 @@ mod tests {
     fn names_people_write_are_accepted() {
         for name in [
             "小明abc",
+            "小明",
+            "Al",
             "たろう太郎",
             "タロウ_01",
             "김철수",

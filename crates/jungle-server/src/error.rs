@@ -111,7 +111,7 @@ pub enum AccountRule {
 }
 
 /// How many characters an account name has.
-pub const NAME_CHARS: std::ops::RangeInclusive<usize> = 3..=20;
+pub const NAME_CHARS: std::ops::RangeInclusive<usize> = 2..=20;
 /// How many characters a password has.
 pub const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
 

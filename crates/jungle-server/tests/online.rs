@@ -902,12 +902,12 @@ async fn accounts_sessions_and_http_errors() {
     // Each broken rule has its own code (clients say it in their language) and an English
     // message naming the rule; nothing is created.
     for (name, password, code, says) in [
-        ("x", "long enough", "name_length", "3 to 20 characters"),
+        ("x", "long enough", "name_length", "2 to 20 characters"),
         (
             "a-name-of-twenty-one1",
             "long enough",
             "name_length",
-            "3 to 20",
+            "2 to 20",
         ),
         ("bad name", "long enough", "name_chars", "letters, digits"),
         ("GUEST_42", "long enough", "name_reserved", "reserved"),
