@@ -40,6 +40,8 @@ test('two players register, pair by challenge link and play to a den win', async
   await alice.page.click('[data-test=create-challenge]');
   const link = await alice.page.locator('[data-test=challenge-link]').inputValue();
   assert.match(link, /#\/c\/[^/]+$/);
+  // Served at 127.0.0.1: the link opens on this computer only, and the page says so.
+  assert.match(await alice.page.locator('[data-test=local-link-note]').innerText(), /only on this computer/);
   await shot(alice.page, 'lobby');
 
   await bob.page.goto(link);

@@ -163,6 +163,17 @@ function tcOf(select) {
   return p ? p.tc : undefined;
 }
 
+/**
+ * A note under a challenge link when the page was opened at this computer's own address
+ * (127.0.0.1, localhost): such a link opens only on this computer, and the server must listen on
+ * the network for a friend's device to reach it (README). Null elsewhere.
+ */
+function localLinkNote() {
+  const host = location.hostname.replace(/^\[|\]$/g, '');
+  const local = host === 'localhost' || host === '::1' || /^127\./.test(host);
+  return local ? h('p', { class: 'note', 'data-test': 'local-link-note' }, t('challenge_link_local')) : null;
+}
+
 function startGame(msg) {
   expectingGame = true;
   socket.send(msg);
@@ -325,7 +336,8 @@ function lobby(root) {
       expectingGame = true;
       chOut.replaceChildren(h('p', {}, t('challenge_link')),
         h('input', { readonly: true, value: link, 'data-test': 'challenge-link', 'aria-label': t('challenge_link'), onfocus: (e) => e.target.select() }),
-        h('button', { type: 'button', onclick: () => copyText(link, t('invite_link')) }, t('copy')));
+        h('button', { type: 'button', onclick: () => copyText(link, t('invite_link')) }, t('copy')),
+        localLinkNote());
     }
     if (m.t === 'welcome') socket.send({ t: 'lobby' });
   });
@@ -386,7 +398,8 @@ function challenge(root, id) {
         h('dt', {}, t('your_color')), h('dd', { 'data-test': 'challenge-color' }, t(c.color === 'random' ? 'random_color' : c.color)));
       card.append(h('div', { class: 'challenge-out' },
         h('input', { readonly: true, value: link, 'data-test': 'challenge-link', 'aria-label': t('invite_link'), onfocus: (e) => e.target.select() }),
-        h('button', { type: 'button', class: 'primary big', 'data-test': 'copy-challenge-link', onclick: () => copyText(link, t('invite_link')) }, t('copy_link'))));
+        h('button', { type: 'button', class: 'primary big', 'data-test': 'copy-challenge-link', onclick: () => copyText(link, t('invite_link')) }, t('copy_link')),
+        localLinkNote()));
       return;
     }
     const mine = c.color === 'red' ? 'blue' : c.color === 'blue' ? 'red' : 'random';
