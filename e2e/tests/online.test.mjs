@@ -203,6 +203,10 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.match(await alice.page.locator('[data-test=wld]').innerText(), /^1 \/ 0 \/ 0$/);
   await alice.page.locator('table.games tbody tr').first().waitFor();
   assert.match(await alice.page.locator('table.games tbody').innerText(), /Won/);
+  // Each row's date, the first column, leads to its game as the last column's link does.
+  const firstRow = alice.page.locator('table.games tbody tr').first();
+  assert.equal(await firstRow.locator('[data-test=history-date]').getAttribute('href'),
+    await firstRow.locator('td:last-child a').getAttribute('href'));
   // The aborted rematch is neither a draw nor a long sentence there.
   const abortedRow = alice.page.locator('table.games tbody tr', { hasText: 'Aborted' });
   await abortedRow.waitFor();

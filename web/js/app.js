@@ -489,7 +489,8 @@ async function profile(root, name) {
         const opp = g[mine === 'red' ? 'blue' : 'red'];
         const { res, reason } = historyResult(g.result, mine);
         hist.append(h('tr', {},
-          h('td', {}, g.started_at ? new Date(g.started_at).toLocaleDateString(lang()) : ''),
+          // The date leads to the game too: on a phone the last column is scrolled out of sight.
+          h('td', {}, h('a', { href: `#/g/${g.id}`, 'data-test': 'history-date' }, g.started_at ? new Date(g.started_at).toLocaleDateString(lang()) : '–')),
           h('td', {}, h('span', { class: `swatch ${mine}` }), ` ${t(mine)}`),
           h('td', {}, playerName(opp)),
           h('td', {}, res), h('td', {}, reason),
@@ -666,11 +667,15 @@ function route() {
 
 socket.on((m) => {
   if (m.t === 'welcome') {
+    const before = store.user;
     if (m.user) store.user = m.user;
     store.myLive = Array.isArray(m.games) ? m.games : [];
     // Only the parts that depend on the welcome change: re-rendering the whole home screen would
-    // throw away what the player has just chosen there (level, colour, time control).
-    renderHeader();
+    // throw away what the player has just chosen there (level, colour, time control). The header
+    // is drawn again only when the player it names changed: a redraw would take the focus, or the
+    // item just tapped in the open menu, from under the player.
+    const shown = (u) => u && `${u.id}\n${u.name}\n${u.guest}`;
+    if (shown(before) !== shown(store.user)) renderHeader();
     const resume = document.querySelector('[data-resume]');
     if (resume) resumeLinks(resume);
   } else if (m.t === 'game' && m.game) {

@@ -23,6 +23,9 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** Toasts shown at once; an older one goes when a new one comes past this. */
+const MAX_TOASTS = 2;
+
 /**
  * Shows a short message at the bottom of the screen (text, or an element: a message with a
  * link), for `ms` milliseconds.
@@ -30,7 +33,11 @@ export function h(tag, attrs = {}, ...children) {
 export function toast(text, kind = 'info', ms = 4000) {
   const box = document.getElementById('toasts');
   const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+  // The same words again replace the earlier ones, and at most two stay: quick repeats (hints,
+  // refused moves) would otherwise pile up over the board.
+  for (const old of [...box.children]) if (old.textContent === text) old.remove();
   box.append(el);
+  while (box.children.length > MAX_TOASTS) box.firstElementChild.remove();
   setTimeout(() => el.remove(), ms);
   return el;
 }

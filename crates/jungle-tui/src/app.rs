@@ -933,7 +933,10 @@ impl App {
         let mt: MoveText = match text.parse() {
             Ok(mt) => mt,
             Err(_) => {
-                self.error(format!("{}: `{text}`", self.t(Msg::CannotReadMove)));
+                self.error(
+                    self.lang
+                        .detail(self.t(Msg::CannotReadMove), self.lang.quote(text)),
+                );
                 return Vec::new();
             }
         };
@@ -949,13 +952,13 @@ impl App {
                 }
                 Some(why) => {
                     let why = illegal_text(self.lang, &why);
-                    self.error(self.illegal(self.lang.detail(&format!("`{text}`"), why)));
+                    self.error(self.illegal(self.lang.detail(&self.lang.quote(text), why)));
                     Vec::new()
                 }
             },
             Err(e) => {
                 let why = illegal_text(self.lang, &e.why);
-                self.error(self.illegal(self.lang.detail(&format!("`{text}`"), why)));
+                self.error(self.illegal(self.lang.detail(&self.lang.quote(text), why)));
                 Vec::new()
             }
         }

@@ -88,6 +88,16 @@ impl Lang {
         format!("{head}{colon}{detail}")
     }
 
+    /// Something the player typed, quoted the way this language quotes it (`g3g4` in English, “g3g4”
+    /// in Simplified and 「g3g4」 in Traditional Chinese).
+    pub fn quote(self, typed: &str) -> String {
+        match self {
+            Lang::En => format!("`{typed}`"),
+            Lang::ZhHans => format!("“{typed}”"),
+            Lang::ZhHant => format!("「{typed}」"),
+        }
+    }
+
     /// `head` with `aside` in parentheses, the way this language writes them (`Red wins (entered
     /// the den)` / `红方胜（攻入兽穴）`).
     pub fn aside(self, head: &str, aside: impl fmt::Display) -> String {

@@ -205,11 +205,11 @@ fn typed_moves_in_both_notations_and_clear_errors() {
     // Why not, in the player's language.
     app.lang = Lang::ZhHant;
     type_text(&mut app, now, "c3c4");
-    assert_eq!(status(&app), "這步棋不能走：`c3c4`：只有鼠能下水");
+    assert_eq!(status(&app), "這步棋不能走：「c3c4」：只有鼠能下水");
     type_text(&mut app, now, "Lxf1");
     assert_eq!(
         status(&app),
-        "這步棋不能走：`Lxf1`：x 表示吃子，但 f1 是空的"
+        "這步棋不能走：「Lxf1」：x 表示吃子，但 f1 是空的"
     );
     app.lang = Lang::En;
     type_text(&mut app, now, "c3c4");
