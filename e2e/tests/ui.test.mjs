@@ -322,6 +322,9 @@ test('a timed game against the computer fits a desktop screen: the board and bot
   await page.click('[data-test=start-ai]');
   await gameId(page);
   await page.waitForSelector('.board .sq.movable');
+  // The player's timeouts are counted; the computer (Blue), which never runs out, has no count.
+  assert.equal(await page.locator('[data-test=timeouts-red]').innerText(), 'Timeouts 0/3');
+  assert.equal(await page.locator('[data-test=timeouts-blue]').count(), 0);
   for (const [width, height] of [[1280, 800], [800, 800]]) {
     await page.setViewportSize({ width, height });
     // The layout follows the new size (the header's height is measured after it).

@@ -275,7 +275,8 @@ export function mountGame(root, id, ctx) {
         // board between them) keep their size from move to move (web/app.css).
         clocks.append(h('span', { class: 'movetime idle', 'aria-hidden': 'true' }, `${t('move_timer')} ${fmtClock(tc.move_s * 1000)}`));
       }
-      if (tc.move_s) {
+      // The computer answers well within the move limit: no timeouts count beside it.
+      if (tc.move_s && !(g[color] && g[color].ai_level)) {
         const n = g.timeouts ? g.timeouts[color] || 0 : 0;
         const out = g.result && g.result.reason === 'timeouts' && g.result.winner === OTHER[color];
         clocks.append(h('span', { class: `timeouts ${n ? 'some' : ''} ${out ? 'out' : ''}`, 'data-test': `timeouts-${color}` },
