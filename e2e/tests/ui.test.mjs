@@ -139,6 +139,9 @@ test('registration says its rules and its refusals in the player\'s language', a
   await page.goto(`${BASE}/#/login`);
   const form = page.locator('[data-test=register-form]');
   assert.match(await form.locator('[data-test=register-hint]').innerText(), /2 到 20 个字符.*至少 8 个字符/);
+  // The page has a heading, which names the window too.
+  assert.equal(await page.locator('h1').innerText(), '登录 / 注册');
+  assert.equal(await page.title(), '登录 / 注册 · 斗兽棋');
   const error = form.locator('.error');
   // Empty fields are said by the page in the player's language, not by the browser's own
   // bubble (the form is not checked by the browser: the submit reaches the page).

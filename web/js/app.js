@@ -612,7 +612,9 @@ function loginScreen(root, next) {
     again ? h('label', { for: 'register-pass2' }, t('password_again')) : null, again,
     hint, err, h('button', { type: 'submit', class: 'primary' }, t(kind)));
   };
-  root.replaceChildren(h('div', { class: 'cards auth-cards' }, form('login'), form('register')),
+  // A heading of its own: the window's title (screenTitle) and screen readers name the page by it.
+  root.replaceChildren(h('h1', {}, t('login_register')),
+    h('div', { class: 'cards auth-cards' }, form('login'), form('register')),
     h('p', { class: 'note' }, t('guest_note')));
 }
 
