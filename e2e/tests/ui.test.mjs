@@ -524,6 +524,9 @@ test('a move the 7-3 rule forbids says why, in the player\'s language, when trie
     .some((e) => !e.dataset.old && e.textContent.includes('7-3 规则')));
   assert.equal(await page.locator('#toasts .toast').count(), 1, 'the repeated words show once');
   assert.equal(await page.locator('.moves .mv').count(), 12, 'nothing was played');
+  // At one device the last move can be taken back.
+  await page.locator('[data-test=takeback]').click();
+  await page.waitForFunction(() => document.querySelectorAll('.moves .mv').length === 11);
   assert.deepEqual(page.errors, []);
 });
 

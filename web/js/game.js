@@ -357,7 +357,9 @@ export function mountGame(root, id, ctx) {
           () => socket.send({ t: 'draw_offer', game: id }), 'draw-offer', { disabled: g.draw_offer === me }));
       }
       // Takeback only once the player has a move of its own to take back (the AI may open).
-      if (me && opponentIsAi() && positions.some((p, i) => i < n && p.turn === me)) items.push(btn(t('takeback'), () => socket.send({ t: 'takeback', game: id }), 'takeback'));
+      // Against the computer the player's last move (and its reply); at one device the last move.
+      const canTakeBack = (me && opponentIsAi() && positions.some((p, i) => i < n && p.turn === me)) || (g.you === 'both' && n > 0);
+      if (canTakeBack) items.push(btn(t('takeback'), () => socket.send({ t: 'takeback', game: id }), 'takeback'));
     }
     if (g && canHint()) {
       // Busy, it stays focusable (askHint ignores a second press), so the focus stays on it.

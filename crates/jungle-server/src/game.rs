@@ -886,19 +886,31 @@ impl Actor {
     }
 
     async fn takeback(&mut self, color: Color) -> ActionReply {
-        let Some(ai) = self.meta.ai_color() else {
-            return Err(WsError::new(
-                "takeback_ai_only",
-                "takebacks are only for games against the AI",
-            ));
-        };
-        // Take back the player's last own move, and the AI's reply if it was played.
-        let n = if self.turn() == ai { 1 } else { 2 };
-        if self.game.len() < n || self.game.plies()[self.game.len() - n].color != color {
-            return Err(WsError::new(
+        let nothing = || {
+            WsError::new(
                 "nothing_to_take_back",
                 "there is no move of yours to take back",
-            ));
+            )
+        };
+        let n = if self.meta.hotseat {
+            // At one device: the last move, whichever side played it.
+            1
+        } else {
+            let Some(ai) = self.meta.ai_color() else {
+                return Err(WsError::new(
+                    "takeback_ai_only",
+                    "takebacks are only for games against the AI or at one device",
+                ));
+            };
+            // Take back the player's last own move, and the AI's reply if it was played.
+            let n = if self.turn() == ai { 1 } else { 2 };
+            if self.game.len() >= n && self.game.plies()[self.game.len() - n].color != color {
+                return Err(nothing());
+            }
+            n
+        };
+        if self.game.len() < n {
+            return Err(nothing());
         }
         let keep = self.game.len() - n;
         self.hub

@@ -644,6 +644,41 @@ async fn takebacks_only_against_the_ai() {
 }
 
 #[tokio::test]
+async fn at_one_device_the_last_move_can_be_taken_back() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut p = srv.guest().await;
+    p.send(json!({"t": "play_hotseat"})).await;
+    let game = p.expect("game").await["game"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let e = p.expect_error(json!({"t": "takeback", "game": game})).await;
+    assert_eq!(e["code"], "nothing_to_take_back");
+    p.mv(&game, 0, "g3g4").await;
+    p.mv(&game, 1, "a7a6").await;
+    // Blue's move goes back: Blue is to move again, Red's stays.
+    p.send(json!({"t": "takeback", "game": game})).await;
+    let st = p.expect("game").await;
+    assert_eq!(
+        (&st["game"]["ply"], &st["game"]["turn"]),
+        (&json!(1), &json!("blue"))
+    );
+    p.send(json!({"t": "takeback", "game": game})).await;
+    let st = p.expect("game").await;
+    assert_eq!(
+        (&st["game"]["ply"], &st["game"]["turn"]),
+        (&json!(0), &json!("red"))
+    );
+    // The store agrees: the record has no moves.
+    let rec = srv
+        .get(&format!("/api/games/{game}/record"), None)
+        .await
+        .body;
+    assert!(!rec.contains("1. "), "{rec}");
+}
+
+#[tokio::test]
 async fn hotseat_one_player_holds_both_seats() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
