@@ -51,11 +51,7 @@ async fn a_finished_game_tells_its_players_which_side_they_played() {
 
     // A hot-seat game's single player holds both sides.
     let mut solo = srv.guest().await;
-    solo.send(json!({"t": "play_hotseat"})).await;
-    let hs = solo.expect("game").await["game"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let hs = solo.start(json!({"t": "play_hotseat"})).await;
     solo.mv(&hs, 0, "g3g4").await;
     solo.send(json!({"t": "resign", "game": hs})).await;
     solo.expect("ended").await;

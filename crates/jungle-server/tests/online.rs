@@ -558,12 +558,7 @@ async fn a_takeback_gives_back_the_clocks_as_they_were_with_no_increment_kept() 
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
     let mut p = srv.guest().await;
-    p.send(json!({"t": "play_ai", "level": 1, "color": "red", "tc": {"clock_s": 60, "inc_s": 30, "move_s": 0}}))
-        .await;
-    let game = p.expect("game").await["game"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let game = p.start(json!({"t": "play_ai", "level": 1, "color": "red", "tc": {"clock_s": 60, "inc_s": 30, "move_s": 0}})).await;
     for _ in 0..3 {
         srv.clock.advance(1_000);
         let m = p.mv(&game, 0, "a3a4").await;
@@ -648,11 +643,7 @@ async fn at_one_device_the_last_move_can_be_taken_back() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
     let mut p = srv.guest().await;
-    p.send(json!({"t": "play_hotseat"})).await;
-    let game = p.expect("game").await["game"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let game = p.start(json!({"t": "play_hotseat"})).await;
     let e = p.expect_error(json!({"t": "takeback", "game": game})).await;
     assert_eq!(e["code"], "nothing_to_take_back");
     p.mv(&game, 0, "g3g4").await;

@@ -159,6 +159,16 @@ impl Player {
         self.ws.recv_type(t).await.unwrap()
     }
 
+    /// Sends `v` (`play_ai`, `play_hotseat`) and returns the id of the game it starts.
+    #[allow(dead_code)] // not every test file starts games so
+    pub async fn start(&mut self, v: Value) -> String {
+        self.send(v).await;
+        self.expect("game").await["game"]["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
     /// Sends and returns the next `error` message.
     pub async fn expect_error(&mut self, v: Value) -> Value {
         self.send(v).await;
