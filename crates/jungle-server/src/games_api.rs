@@ -309,9 +309,7 @@ async fn record(
             _ if reason == "aborted" => "*",
             _ => "1/2-1/2",
         };
-        rec.set_tag("Result", result);
-        rec.set_tag("Termination", reason.clone());
-        rec.result = result.to_string();
+        rec.set_result(result, reason);
     }
     Ok((
         [(CONTENT_TYPE, "text/plain; charset=utf-8")],

@@ -1374,9 +1374,7 @@ impl App {
                 Some(Side::Blue) => "0-1",
                 None => "1/2-1/2",
             };
-            rec.set_tag("Result", result);
-            rec.set_tag("Termination", r.reason.clone());
-            rec.result = result.to_string();
+            rec.set_result(result, &r.reason);
         }
         rec
     }

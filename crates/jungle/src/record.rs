@@ -181,6 +181,15 @@ impl GameRecord {
         rec
     }
 
+    /// Ends the record with `result` (`1-0`, `0-1`, `1/2-1/2` or `*`) for the reason
+    /// `termination`: its `[Result]` and `[Termination]` tags and its result token. For an end
+    /// the board does not show (time, resignation, agreement), after [`GameRecord::from_game`].
+    pub fn set_result(&mut self, result: &str, termination: &str) {
+        self.set_tag("Result", result);
+        self.set_tag("Termination", termination);
+        self.result = result.to_string();
+    }
+
     /// The rules of the `[Variant]` tag (standard when absent).
     pub fn rules(&self) -> Result<Rules, RecordError> {
         self.tag("Variant").map_or(Ok(Rules::STANDARD), |v| {
