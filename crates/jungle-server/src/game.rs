@@ -12,12 +12,14 @@ use crate::wire::{
 };
 use jungle::{ByColor, Color, Game, Illegal, Jfen, Move, MoveText, Position, San};
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
-use tokio::sync::{broadcast, mpsc, oneshot};
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 /// How long a finished game's actor stays up for rematch offers and late watchers. An actor whose
-/// result is not stored yet stays up longer: until it is (see [`Ending`]).
+/// result is not stored yet stays up longer: until it is (see `Ending`).
 pub const LINGER_MS: i64 = 120_000;
 
 /// The wait before the first retry of a result the database did not take, ms; each further
@@ -26,6 +28,15 @@ const RESULT_RETRY_FIRST_MS: i64 = 1_000;
 
 /// The longest wait between two tries at storing a result, ms.
 const RESULT_RETRY_MAX_MS: i64 = 30_000;
+
+/// The wait between two tries at storing a result while the server stops (real time: the
+/// stopping server waits [`RESULT_STORE_GRACE`] at most).
+const RESULT_RETRY_STOPPING: Duration = Duration::from_millis(200);
+
+/// How long a stopping server waits for the results the database has not taken yet (see
+/// [`UnstoredResults::wait`]), as long as it waits for HTTP requests in progress
+/// ([`crate::http::SHUTDOWN_GRACE`]).
+pub const RESULT_STORE_GRACE: Duration = Duration::from_secs(5);
 
 /// The AI's search on a draw offer lasts as long as a level-3 move (`ai_ms_per_level` × 3).
 const DRAW_CHECK_LEVELS: i64 = 3;
@@ -215,6 +226,10 @@ pub enum Cmd {
     ResultStored {
         /// How many tries it took, the first (when the game ended) included.
         tries: u32,
+        /// The players' changes as stored (`{"red": Change|null, "blue": Change|null}`), or
+        /// None where they are not known (an earlier try went through after all, and its
+        /// changes cannot be read back).
+        changes: Option<serde_json::Value>,
     },
 }
 
@@ -577,9 +592,17 @@ impl Actor {
                     self.play_ai_move(Some(mv)).await;
                 }
             }
-            Cmd::ResultStored { tries } => {
-                if self.unstored.take().is_some() {
-                    tracing::info!(game = %self.meta.id, tries, "the result is stored at last");
+            Cmd::ResultStored { tries, changes } => {
+                if self.unstored.take().is_none() {
+                    return;
+                }
+                tracing::info!(game = %self.meta.id, tries, "the result is stored at last");
+                // `ended` went out without the players' changes: they follow now.
+                if let Some(changes) = changes {
+                    self.changes = Some(changes.clone());
+                    self.broadcast(serde_json::json!({
+                        "t": "changes", "game": self.meta.id, "changes": changes,
+                    }));
                 }
             }
         }
@@ -760,6 +783,9 @@ impl Actor {
         }
         if !self.is_live() {
             return Err(WsError::new("game_over", "the game is over"));
+        }
+        if self.hub.is_shutting_down() {
+            return Err(shutting_down());
         }
         let hotseat = self.meta.hotseat;
         match action {
@@ -958,6 +984,9 @@ impl Actor {
                 "this game's rematch has started already",
             ));
         }
+        if self.hub.is_shutting_down() {
+            return Err(shutting_down());
+        }
         let people = !self.meta.hotseat && self.meta.ai_color().is_none();
         let now_both = !people || self.rematch_offer == Some(!color);
         // As for a challenge: a game started with the other player away would soon count as
@@ -1018,10 +1047,15 @@ impl Actor {
         if let Err(e) = self.hub.store().append_ply(&self.meta.id, &row).await {
             self.game.undo();
             self.remaining[color] = before;
+            // A move that slipped in as the server began to stop finds the store closed.
+            if self.hub.is_shutting_down() {
+                return Err(shutting_down());
+            }
             return Err(internal(&e));
         }
         self.turn_start = now;
-        self.draw_offer = None;
+        // RULES §8.4: an offer lapses when either player moves (a server pass included).
+        let lapsed = self.draw_offer.take();
         self.stamps.push(PlyStamp {
             red_ms: self.remaining[Color::Red],
             blue_ms: self.remaining[Color::Blue],
@@ -1030,6 +1064,11 @@ impl Actor {
         });
         let text = moved_message(&self.meta, &self.game, &pos, self.stamps[ply]);
         let _ = self.events.send(Event::Json(text));
+        if let Some(by) = lapsed {
+            self.broadcast(serde_json::json!({
+                "t": "draw_lapsed", "game": self.meta.id, "by": color_name(by),
+            }));
+        }
         // A grace period never outlasts the clock: the side now to move, if it is away, has
         // until its grace runs out or its clock would, whichever comes first. (The grace itself
         // runs from the disconnect: the opponent's moves do not start it again.)
@@ -1134,20 +1173,14 @@ impl Actor {
                 );
                 let unstored = Unstored {
                     game: self.meta.id.clone(),
-                    stored: Arc::new(AtomicBool::new(false)),
+                    fate: self.hub.unstored_results().add(&self.meta.id),
                 };
-                tokio::spawn(ending.store_until_done(
-                    self.hub.store().clone(),
-                    self.clock.clone(),
-                    self.tx.clone(),
-                    unstored.stored.clone(),
-                ));
+                tokio::spawn(ending.store_until_done(self.hub.clone(), self.tx.clone()));
                 self.unstored = Some(unstored);
                 [None, None]
             }
         };
-        let change = |i: usize| changes[i].as_ref().map(|(b, a)| Change::between(b, a));
-        let changes = serde_json::json!({"red": change(0), "blue": change(1)});
+        let changes = changes_json(&changes);
         self.changes = self.unstored.is_none().then(|| changes.clone());
         self.broadcast(serde_json::json!({
             "t": "ended", "game": self.meta.id, "result": self.result,
@@ -1176,10 +1209,14 @@ impl Actor {
 /// answered an error (a connection lost during `COMMIT`) is not applied again
 /// ([`StoreError::AlreadyFinished`]).
 ///
-/// If the server stops before the database takes the result, the result is lost: the game is
-/// still stored as live, and the next start resumes it as live although its players were told it
-/// was over. That cannot be helped while the database stays away; the server logs it, game by
-/// game, as it stops (see [`Unstored`]).
+/// Once stored, the players' changes, which `ended` could not tell, go to everyone following
+/// the game in a `changes` message, and the game's state shows them.
+///
+/// A stopping server waits a few seconds for the results not stored yet ([`RESULT_STORE_GRACE`],
+/// [`UnstoredResults::wait`]), retrying them at once. If the database does not take one by then,
+/// the result is lost: the game is still stored as live, and the next start resumes it as live
+/// although its players were told it was over. That cannot be helped while the database stays
+/// away; the server logs it, game by game, as it stops.
 struct Ending {
     meta: Arc<GameMeta>,
     winner: Option<Color>,
@@ -1218,60 +1255,188 @@ impl Ending {
             .await
     }
 
-    /// Tries again, with growing waits on `clock`, until the result is stored; then sets `stored`
-    /// and tells the actor. Gives up only when the store is closed (the server is stopping).
-    async fn store_until_done(
-        self,
-        store: Store,
-        clock: SharedClock,
-        actor: mpsc::Sender<Cmd>,
-        stored: Arc<AtomicBool>,
-    ) {
+    /// Tries again, with growing waits on the hub's clock, until the result is stored; then
+    /// marks it stored in the hub's [`UnstoredResults`] and tells the actor, with the players'
+    /// changes. Once the server begins to stop, it tries at once and then every
+    /// [`RESULT_RETRY_STOPPING`] (the server waits for it a few seconds, see
+    /// [`UnstoredResults::wait`]). Gives up only when the store is closed.
+    async fn store_until_done(self, hub: Hub, actor: mpsc::Sender<Cmd>) {
+        let store = hub.store().clone();
+        let clock = hub.clock();
+        let mut stopping = hub.stopping();
         let mut wait = RESULT_RETRY_FIRST_MS;
         let mut tries: u32 = 1;
+        let mut said_stopping = false;
         loop {
-            clock.sleep_until(clock.now_ms() + wait).await;
-            tries += 1;
-            match self.store(&store).await {
-                // `AlreadyFinished`: an earlier try went through after all, although it answered
-                // an error (a connection lost during `COMMIT`); nothing was applied again.
-                Ok(_) | Err(StoreError::AlreadyFinished) => {
-                    stored.store(true, Ordering::SeqCst);
-                    let _ = actor.send(Cmd::ResultStored { tries }).await;
-                    return;
+            if *stopping.borrow_and_update() {
+                tokio::time::sleep(RESULT_RETRY_STOPPING).await;
+            } else {
+                tokio::select! {
+                    () = clock.sleep_until(clock.now_ms() + wait) => {}
+                    // The server begins to stop: no more waiting out the back-off.
+                    _ = stopping.wait_for(|s| *s) => {}
                 }
+            }
+            tries += 1;
+            let changes = match self.store(&store).await {
+                Ok(c) => Some(changes_json(&c)),
+                // An earlier try went through after all, although it answered an error (a
+                // connection lost during `COMMIT`); nothing was applied again. Its changes are
+                // in the game's row.
+                Err(StoreError::AlreadyFinished) => store
+                    .game(&self.meta.id)
+                    .await
+                    .ok()
+                    .flatten()
+                    .and_then(|row| stored_changes(row.changes.as_deref()?)),
                 Err(StoreError::Db(sqlx::Error::PoolClosed)) => {
-                    // The server is stopping; the actor says, as it goes, what is lost.
+                    // The server has stopped; what is lost is logged (see [`Unstored`]).
                     return;
                 }
                 Err(e) => {
                     wait = (wait * 2).min(RESULT_RETRY_MAX_MS);
-                    tracing::warn!(
-                        game = %self.meta.id, error = %e, tries, retry_in_ms = wait,
-                        "storing a result failed again"
-                    );
+                    // While the server stops, it tries every 200 ms: said once (the stop says
+                    // what is lost in the end).
+                    if !*stopping.borrow() {
+                        tracing::warn!(
+                            game = %self.meta.id, error = %e, tries, retry_in_ms = wait,
+                            "storing a result failed again"
+                        );
+                    } else if !said_stopping {
+                        said_stopping = true;
+                        tracing::warn!(
+                            game = %self.meta.id, error = %e, tries,
+                            "storing a result failed again; retrying until the server has stopped"
+                        );
+                    }
+                    continue;
                 }
-            }
+            };
+            hub.unstored_results().stored(&self.meta.id);
+            let _ = actor.send(Cmd::ResultStored { tries, changes }).await;
+            return;
         }
     }
 }
 
+/// The players' changes as `ended` and `GameState` tell them: `{"red": Change|null, "blue":
+/// Change|null}`.
+fn changes_json(changes: &[Option<(User, User)>; 2]) -> serde_json::Value {
+    let change = |i: usize| changes[i].as_ref().map(|(b, a)| Change::between(b, a));
+    serde_json::json!({"red": change(0), "blue": change(1)})
+}
+
+/// The changes as a game's row stores them (`[red, blue]`), as `ended` tells them (None if the
+/// text is not such a pair).
+pub fn stored_changes(text: &str) -> Option<serde_json::Value> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    Some(serde_json::json!({"red": v.get(0)?, "blue": v.get(1)?}))
+}
+
+/// What became of a result the database did not take when its game ended.
+const PENDING: u8 = 0;
+/// ... it is stored now.
+const STORED: u8 = 1;
+/// ... the stopping server gave up waiting for it and said it is lost.
+const REPORTED_LOST: u8 = 2;
+
+/// The results of ended games that the database has not taken yet, each retried by a task of its
+/// own (see `Ending`): what a stopping server waits for before it closes the store. The hub
+/// holds one.
+pub struct UnstoredResults {
+    games: watch::Sender<HashMap<GameId, Arc<AtomicU8>>>,
+}
+
+impl Default for UnstoredResults {
+    fn default() -> Self {
+        UnstoredResults {
+            games: watch::channel(HashMap::new()).0,
+        }
+    }
+}
+
+impl UnstoredResults {
+    /// A result to store: its fate, shared with the game's actor.
+    fn add(&self, game: &GameId) -> Arc<AtomicU8> {
+        let fate = Arc::new(AtomicU8::new(PENDING));
+        self.games.send_modify(|g| {
+            g.insert(game.clone(), fate.clone());
+        });
+        fate
+    }
+
+    /// The result of `game` is stored.
+    fn stored(&self, game: &GameId) {
+        let mut fate = None;
+        self.games.send_modify(|g| fate = g.remove(game));
+        if fate.is_some_and(|f| f.swap(STORED, Ordering::SeqCst) == REPORTED_LOST) {
+            tracing::info!(game = %game, "the result said lost is stored after all");
+        }
+    }
+
+    /// How many results wait for the database.
+    pub fn len(&self) -> usize {
+        self.games.borrow().len()
+    }
+
+    /// Whether none does.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Waits, at most `grace`, until every result is stored (call [`Hub::begin_shutdown`]
+    /// first, so that their retries stop waiting out their back-off); then logs, game by game,
+    /// the results still not stored: they are lost (the games resume as live on the next start).
+    /// Returns those games.
+    pub async fn wait(&self, grace: Duration) -> Vec<GameId> {
+        let waiting = self.len();
+        if waiting > 0 {
+            tracing::info!(
+                results = waiting,
+                grace_ms = grace.as_millis() as u64,
+                "waiting for the database to take the results of ended games"
+            );
+        }
+        let mut rx = self.games.subscribe();
+        let _ = tokio::time::timeout(grace, rx.wait_for(HashMap::is_empty)).await;
+        let mut lost: Vec<GameId> = self
+            .games
+            .borrow()
+            .iter()
+            .filter(|(_, fate)| {
+                fate.compare_exchange(PENDING, REPORTED_LOST, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok()
+            })
+            .map(|(g, _)| g.clone())
+            .collect();
+        lost.sort();
+        for game in &lost {
+            tracing::error!(game = %game, "{LOST}");
+        }
+        if waiting > 0 && lost.is_empty() {
+            tracing::info!(results = waiting, "the results of ended games are stored");
+        }
+        lost
+    }
+}
+
+/// What is logged of a result lost as the server stops.
+const LOST: &str = "the server stops before the database took this game's result: the result \
+                    is lost, and the game will resume as live on the next start";
+
 /// Held by the actor of an ended game while its result is not stored: if the actor goes (the
-/// server stops) before the result is stored, this says so in the log.
+/// server stops) before the result is stored, and the server did not say so already as it stopped
+/// ([`UnstoredResults::wait`]), this says so in the log.
 struct Unstored {
     game: GameId,
-    /// Set by the task that stores the result, once it is stored.
-    stored: Arc<AtomicBool>,
+    /// Shared with the hub's [`UnstoredResults`].
+    fate: Arc<AtomicU8>,
 }
 
 impl Drop for Unstored {
     fn drop(&mut self) {
-        if !self.stored.load(Ordering::SeqCst) {
-            tracing::error!(
-                game = %self.game,
-                "the server stops before the database took this game's result: the result is \
-                 lost, and the game will resume as live on the next start"
-            );
+        if self.fate.load(Ordering::SeqCst) == PENDING {
+            tracing::error!(game = %self.game, "{LOST}");
         }
     }
 }
@@ -1315,6 +1480,15 @@ pub fn moved_message(meta: &GameMeta, game: &Game, before: &Position, stamp: Ply
         "last_move_at": stamp.at,
     });
     Arc::from(msg.to_string())
+}
+
+/// The refusal of a game action while the server stops (nothing changed: the player sends it
+/// again once the server is back).
+pub fn shutting_down() -> WsError {
+    WsError::new(
+        "shutting_down",
+        "the server is restarting: nothing was changed, send it again once it is back",
+    )
 }
 
 fn internal(e: &dyn std::fmt::Display) -> WsError {

@@ -222,10 +222,7 @@ pub async fn stored_state(
         rematched: false,
         rematch_open: false,
         // Stored as `[red, blue]`.
-        changes: row.changes.as_deref().and_then(|c| {
-            let v: serde_json::Value = serde_json::from_str(c).ok()?;
-            Some(json!({"red": v.get(0)?, "blue": v.get(1)?}))
-        }),
+        changes: row.changes.as_deref().and_then(crate::game::stored_changes),
         presence: RedBlue {
             red: false,
             blue: false,

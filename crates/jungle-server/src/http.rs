@@ -18,7 +18,7 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::future::Future;
 use std::pin::pin;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tower::ServiceExt;
@@ -37,6 +37,7 @@ pub async fn serve_http(
     // Every connection task holds a receiver; `closed()` resolves when the last one is gone.
     let (done_tx, done_rx) = watch::channel(());
     let mut shutdown = pin!(shutdown);
+    let mut accept_errors = LogLimiter::new(ACCEPT_ERROR_LOG_EVERY);
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -44,7 +45,13 @@ pub async fn serve_http(
                 Err(e) => {
                     // Out of file descriptors, or a connection reset before it was accepted: the
                     // server goes on (after a pause, so that a full table has time to drain).
-                    tracing::warn!(error = %e, "could not accept a connection");
+                    // Said once, then at most every few seconds with a count of the others.
+                    if let Some(suppressed) = accept_errors.hit(Instant::now()) {
+                        tracing::warn!(
+                            error = %e, suppressed,
+                            "could not accept a connection"
+                        );
+                    }
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 }
@@ -100,3 +107,68 @@ pub async fn serve_http(
 
 /// How long a shutting-down server waits for requests in progress.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// How often, at most, the accept loop logs that it could not accept a connection (out of file
+/// descriptors, it fails every 100 ms).
+pub const ACCEPT_ERROR_LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// Rate-limits a warning that may repeat many times a second: the first is logged, then at most
+/// one per period, which says how many were left out since the last one logged.
+#[derive(Debug, Clone)]
+pub struct LogLimiter {
+    every: Duration,
+    last: Option<Instant>,
+    suppressed: u64,
+}
+
+impl LogLimiter {
+    /// Logs at most one warning per `every`.
+    pub fn new(every: Duration) -> LogLimiter {
+        LogLimiter {
+            every,
+            last: None,
+            suppressed: 0,
+        }
+    }
+
+    /// The warning happened again at `now`: `Some(n)` if it is to be logged, `n` being how many
+    /// were left out since the last one logged; None if it is to be left out (and counted).
+    pub fn hit(&mut self, now: Instant) -> Option<u64> {
+        match self.last {
+            Some(last) if now.saturating_duration_since(last) < self.every => {
+                self.suppressed += 1;
+                None
+            }
+            _ => {
+                self.last = Some(now);
+                Some(std::mem::take(&mut self.suppressed))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_warning_is_logged_once_per_period_with_the_count_left_out() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let mut l = LogLimiter::new(Duration::from_secs(10));
+        // The first is logged at once, with none left out.
+        assert_eq!(l.hit(at(0)), Some(0));
+        // Every 100 ms for 10 s: left out, counted.
+        for i in 1..100 {
+            assert_eq!(l.hit(at(i * 100)), None, "at {} ms", i * 100);
+        }
+        // 10 s after the last one logged: logged, with the 99 left out.
+        assert_eq!(l.hit(at(10_000)), Some(99));
+        assert_eq!(l.hit(at(10_100)), None);
+        assert_eq!(l.hit(at(19_999)), None);
+        assert_eq!(l.hit(at(20_000)), Some(2));
+        // After a quiet spell, the next one is logged at once again.
+        assert_eq!(l.hit(at(60_000)), Some(0));
+        assert_eq!(l.hit(at(60_001)), None);
+    }
+}

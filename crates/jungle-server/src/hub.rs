@@ -3,7 +3,7 @@
 
 use crate::ai::AiPool;
 use crate::clock::SharedClock;
-use crate::game::{self, ActorInit, GameHandle, GameMeta, PlyStamp, Seat};
+use crate::game::{self, ActorInit, GameHandle, GameMeta, PlyStamp, Seat, UnstoredResults};
 use crate::ids::{GameId, SeekId, UserId};
 use crate::store::{GameRow, StartStanding, Store, StoreError, TcMs, User};
 use crate::wire::{color_name, ColorChoice, TimeControl};
@@ -12,7 +12,7 @@ use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 /// Tunables of the server (all but the WebSocket message rate and the request timeout have flags
 /// in `jungle serve`).
@@ -186,6 +186,10 @@ struct Inner {
     lobby: broadcast::Sender<Arc<str>>,
     /// Sessions ended so far (see [`Hub::signouts`]).
     signouts: AtomicU64,
+    /// Set once the server begins to stop (see [`Hub::begin_shutdown`]).
+    stopping: watch::Sender<bool>,
+    /// The results of ended games the database has not taken yet.
+    unstored: UnstoredResults,
 }
 
 /// A cloneable handle on the hub.
@@ -206,7 +210,31 @@ impl Hub {
             reg: Mutex::new(Registry::default()),
             lobby: broadcast::channel(64).0,
             signouts: AtomicU64::new(0),
+            stopping: watch::channel(false).0,
+            unstored: UnstoredResults::default(),
         }))
+    }
+
+    /// The server begins to stop: from now on game actions and new games are refused
+    /// (`shutting_down`, nothing changed), and results the database has not taken yet are retried
+    /// at once (the server then waits for them a few seconds: [`UnstoredResults::wait`]).
+    pub fn begin_shutdown(&self) {
+        self.0.stopping.send_replace(true);
+    }
+
+    /// Whether the server is stopping ([`Hub::begin_shutdown`]).
+    pub fn is_shutting_down(&self) -> bool {
+        *self.0.stopping.borrow()
+    }
+
+    /// Follows whether the server is stopping.
+    pub fn stopping(&self) -> watch::Receiver<bool> {
+        self.0.stopping.subscribe()
+    }
+
+    /// The results of ended games the database has not taken yet (retried until it does).
+    pub fn unstored_results(&self) -> &UnstoredResults {
+        &self.0.unstored
     }
 
     fn reg(&self) -> MutexGuard<'_, Registry> {

@@ -302,14 +302,20 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
     let addr = listener.local_addr()?;
     let mut signals = signals::Signals::new()?;
     println!("Jungle is running: open http://{addr}/");
-    let store = state.hub.store().clone();
+    let hub = state.hub.clone();
+    let stopping = hub.clone();
     let header_timeout = opts.config.header_read_timeout;
     http::serve_http(listener, app(state), header_timeout, async move {
         signals.recv().await;
         tracing::info!("shutting down");
+        // Game actions are refused from now on, and results not stored yet are retried at once.
+        stopping.begin_shutdown();
     })
     .await;
-    store.close().await;
+    // The results the database did not take when their games ended: a few seconds more for
+    // them (the lost ones are logged), then the store closes.
+    hub.unstored_results().wait(game::RESULT_STORE_GRACE).await;
+    hub.store().close().await;
     Ok(())
 }
 

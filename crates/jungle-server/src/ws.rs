@@ -310,6 +310,7 @@ impl Conn {
         tc: TimeControl,
         rules: Rules,
     ) -> Result<(), WsError> {
+        self.not_stopping()?;
         if self.state.hub.user_live_games(&self.user.id).len() >= MAX_LIVE_GAMES_PER_USER {
             return Err(WsError::new(
                 "too_many_games",
@@ -328,6 +329,15 @@ impl Conn {
                 WsError::new("internal", "cannot start the game, please retry")
             })?;
         Ok(())
+    }
+
+    /// Refuses to start a game while the server stops (checked before a seek or challenge is
+    /// taken, so that it stays open).
+    fn not_stopping(&self) -> Result<(), WsError> {
+        match self.state.hub.is_shutting_down() {
+            true => Err(crate::game::shutting_down()),
+            false => Ok(()),
+        }
     }
 
     async fn opponent_seat(&self, id: &crate::UserId) -> Result<Seat, WsError> {
@@ -388,6 +398,7 @@ impl Conn {
                 }
             }
             ClientMsg::AcceptSeek { id } => {
+                self.not_stopping()?;
                 let (owner, tc, rated, rules) = hub
                     .take_seek(&self.user.id, Some(&id), None)
                     .ok_or_else(|| match hub.is_own_seek(&self.user.id, &id) {
@@ -399,6 +410,7 @@ impl Conn {
             }
             ClientMsg::Quick { tc } => {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
+                self.not_stopping()?;
                 self.refresh_user().await;
                 match hub.take_seek(&self.user.id, None, Some((tc, self.user.rating))) {
                     Some((owner, tc, rated, rules)) => {
@@ -421,6 +433,7 @@ impl Conn {
                     .await;
             }
             ClientMsg::AcceptChallenge { id } => {
+                self.not_stopping()?;
                 let (owner, tc, rated, owner_color) = hub
                     .take_challenge(&self.user.id, &id)
                     .map_err(|(code, e)| WsError::new(code, e))?;

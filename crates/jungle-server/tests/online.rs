@@ -362,10 +362,17 @@ async fn draw_offers_lapse_can_be_declined_and_accepted() {
         .expect_error(json!({"t": "draw_accept", "game": game}))
         .await;
     assert_eq!(e["code"], "no_draw_offer");
-    // An offer lapses when either player moves.
+    // An offer lapses when either player moves: both are told, right after the move.
     red.send(json!({"t": "draw_offer", "game": game})).await;
     blue.expect("draw_offered").await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
+    for p in [&mut red, &mut blue] {
+        let lapsed = p.ws.recv().await.unwrap();
+        assert_eq!(
+            lapsed,
+            json!({"t": "draw_lapsed", "game": game, "by": "red"})
+        );
+    }
     let e = blue
         .expect_error(json!({"t": "draw_accept", "game": game}))
         .await;
@@ -382,6 +389,46 @@ async fn draw_offers_lapse_can_be_declined_and_accepted() {
     red.send(json!({"t": "draw_accept", "game": game})).await;
     let e = blue.expect("ended").await;
     assert_eq!(e["result"], json!({"winner": null, "reason": "agreed"}));
+}
+
+#[tokio::test]
+async fn a_server_pass_lapses_a_draw_offer_as_a_move_does() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue, game) =
+        guests_playing(&srv, json!({"clock_s": 0, "inc_s": 0, "move_s": 30})).await;
+    // A move with no offer standing tells no lapse: the next message is the answer to a ping.
+    play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
+    for p in [&mut red, &mut blue] {
+        p.send(json!({"t": "ping"})).await;
+        assert_eq!(p.ws.recv().await.unwrap()["t"], "pong");
+    }
+    // Blue offers, then runs out of move time: the server passes for it, and the offer lapses
+    // as it does when Blue moves, and both players are told so.
+    blue.send(json!({"t": "draw_offer", "game": game})).await;
+    for p in [&mut red, &mut blue] {
+        assert_eq!(p.ws.recv().await.unwrap()["t"], "draw_offered");
+    }
+    srv.clock.advance(30_000);
+    for p in [&mut red, &mut blue] {
+        let m = p.ws.recv().await.unwrap();
+        assert_eq!(
+            (m["t"].as_str(), m["move"].as_str()),
+            (Some("moved"), Some("--")),
+            "{m}"
+        );
+        let lapsed = p.ws.recv().await.unwrap();
+        assert_eq!(
+            lapsed,
+            json!({"t": "draw_lapsed", "game": game, "by": "blue"})
+        );
+    }
+    let e = red
+        .expect_error(json!({"t": "draw_accept", "game": game}))
+        .await;
+    assert_eq!(e["code"], "no_draw_offer");
+    let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+    assert_eq!(g["game"]["draw_offer"], serde_json::Value::Null, "{g}");
 }
 
 #[tokio::test]

@@ -31,6 +31,7 @@ const CODES: &[&str] = &[
     "nothing_to_take_back",
     "game_not_over",
     "already_rematched",
+    "shutting_down",
 ];
 
 /// Every client message type with its fields (doc/protocol.md), and two that do not exist.
