@@ -1,7 +1,7 @@
 //! The `jungle` command: a thin dispatch to the libraries.
 #![forbid(unsafe_code)]
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[cfg(feature = "engine")]
@@ -64,7 +64,20 @@ fn usage_error_line(text: &str) -> String {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(rules_cmds::protect_pass_args(std::env::args_os())) {
+    let args = rules_cmds::protect_pass_args(std::env::args_os());
+    let command = Cli::command();
+    // `jungle play` speaks the player's language from its --help and argument errors on.
+    #[cfg(feature = "tui")]
+    let play_lang = play_cmd::args_lang(&args);
+    #[cfg(feature = "tui")]
+    let command = match play_lang {
+        Some(lang) => play_cmd::localize(command, lang),
+        None => command,
+    };
+    let parsed = command
+        .try_get_matches_from(&args)
+        .and_then(|mut m| Cli::from_arg_matches_mut(&mut m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // --help and --version.
@@ -76,6 +89,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         Err(e) => {
+            #[cfg(feature = "tui")]
+            if let Some(text) = play_lang.and_then(|lang| play_cmd::usage_error_text(lang, &e)) {
+                eprintln!("{text}");
+                return ExitCode::from(2);
+            }
             // Usage errors: one line on stderr, exit status 2.
             eprintln!("{} (see --help)", usage_error_line(&e.to_string()));
             return ExitCode::from(2);

@@ -198,17 +198,29 @@ fn a_wrong_password_is_reported_before_the_screen_opens() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(said), "{lang}: {err}");
     }
-    // So is a server that cannot be reached, or a wrong address.
-    for (args, said) in [
+    // So is a server that cannot be reached, or a wrong address: a first line in the player's
+    // language with the address, and the system's own words (English) on the next, apart.
+    for (args, said, detail) in [
         (
             ["http://127.0.0.1:1", "en"],
-            "cannot reach http://127.0.0.1:1: ",
+            "error: connection to http://127.0.0.1:1 failed (connection refused: ",
+            Some("  detail: "),
         ),
         (
             ["http://127.0.0.1:1", "zh-Hans"],
-            "无法连接 http://127.0.0.1:1：",
+            "错误：连接 http://127.0.0.1:1 失败（连接被拒绝：",
+            Some("  详情："),
         ),
-        (["ftp://x", "zh-Hant"], "伺服器位址 `ftp://x` 不能用："),
+        (
+            ["http://127.0.0.1:1", "zh-Hant"],
+            "錯誤：連線到 http://127.0.0.1:1 失敗（連線被拒絕：",
+            Some("  詳情："),
+        ),
+        (
+            ["ftp://x", "zh-Hant"],
+            "錯誤：伺服器位址 `ftp://x` 不能用：應為 http://主機:連接埠",
+            None,
+        ),
     ] {
         let out = std::process::Command::new(play_support::BIN)
             .args(["play", "--server", args[0], "--lang", args[1]])
@@ -216,7 +228,17 @@ fn a_wrong_password_is_reported_before_the_screen_opens() {
             .unwrap();
         assert!(!out.status.success());
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(said), "{args:?}: {err}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert!(lines[0].starts_with(said), "{args:?}: {err}");
+        assert!(!lines[0].contains("os error"), "{args:?}: {err}");
+        match detail {
+            Some(d) => {
+                assert_eq!(lines.len(), 2, "{args:?}: {err}");
+                assert!(lines[1].starts_with(d), "{args:?}: {err}");
+                assert!(lines[1].contains("os error"), "{args:?}: {err}");
+            }
+            None => assert_eq!(lines.len(), 1, "{args:?}: {err}"),
+        }
     }
 }
 
@@ -242,7 +264,7 @@ fn the_binary_plays_a_hotseat_game_on_the_server_and_resigns() {
     let s = pty.wait("the game", |s| {
         s.contains("Red: Guest-") && s.contains("Blue: Guest-")
     });
-    assert!(s.contains("clock "), "{s}");
+    assert!(s.contains("Clock "), "{s}");
     assert!(s.contains("Red's turn"), "{s}");
     pty.typed("g3g4");
     pty.wait_for("1. Rg4");
@@ -275,7 +297,7 @@ fn the_binary_plays_the_server_ai_and_takes_a_move_back() {
         ],
         (110, 30),
     );
-    let s = pty.wait_for("[you]");
+    let s = pty.wait_for("[You]");
     assert!(s.contains("Blue: Computer (level 1)"), "{s}");
     pty.typed("g3g4");
     pty.wait("the AI's answer", |s| {

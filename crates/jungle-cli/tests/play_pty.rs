@@ -73,7 +73,7 @@ fn a_move_against_the_ai_its_answer_an_undo_and_ctrl_c() {
         &["--level", "1", "--lang", "en", "--glyphs", "letters"],
         (100, 30),
     );
-    pty.wait_for("Red: you");
+    pty.wait_for("Red: You");
     pty.typed("g3g4");
     // The AI's reply fills the second column of the first move line.
     let line_done = |s: &str| {
@@ -103,7 +103,7 @@ fn the_screen_keeps_drawing_while_the_ai_thinks_and_undo_stops_it() {
         &["--level", "10", "--lang", "en", "--glyphs", "letters"],
         (100, 30),
     );
-    pty.wait_for("Red: you");
+    pty.wait_for("Red: You");
     pty.typed("g3g4");
     pty.wait_for("Thinking");
     // The elapsed time shown grows while the search runs: the screen is not frozen.

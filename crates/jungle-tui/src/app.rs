@@ -4,13 +4,17 @@
 
 use crate::i18n::{
     aborted_text, color_name, illegal_text, io_error_text, reason_text, record_error_text,
-    role_char, server_error_text, shown_name, termination_text, why_text, Lang, Msg, RecordProblem,
+    role_char, server_error_text, shown_name, tc_text, termination_text, why_text, Lang, Msg,
+    RecordProblem,
 };
-use crate::proto::{send, Clocks, GameResult, GameState, Seat, ServerMsg, Side, Timeouts};
+use crate::proto::{
+    send, Clocks, GameResult, GameState, OpenSeek, Seat, ServerMsg, Side, TimeControl, Timeouts,
+};
 use jungle::{
     Bitboard, Color, Game, GameRecord, Jfen, Move, MoveText, Position, Rules, San, Square,
 };
 use jungle_engine::{Score, SearchResult};
+use serde::Deserialize;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -228,6 +232,12 @@ pub struct OnlineState {
     pub welcomed: bool,
     /// Our seek is open and nobody has joined yet.
     pub waiting: bool,
+    /// This connection gets the lobby's open seeks (`lobby` was sent on it while waiting).
+    pub lobby: bool,
+    /// The lobby's open seeks, as last sent (while waiting: see [`App::other_seeks`]).
+    pub seeks: Vec<OpenSeek>,
+    /// The account's name (from `welcome`).
+    pub name: Option<String>,
     /// The connection ended, with the transport's own (English) words for it. The player is
     /// told only the catalogue's message: the detail is the WebSocket library's, in English
     /// whatever the language, and says nothing a player can act on.
@@ -361,6 +371,8 @@ impl App {
             Event::Server(m) => self.server(m, now),
             Event::Disconnected(why) => {
                 self.online.disconnected = Some(why.clone());
+                // A new connection gets the lobby only when it asks again.
+                self.online.lobby = false;
                 self.error_msg(Msg::Disconnected);
                 Vec::new()
             }
@@ -492,7 +504,8 @@ impl App {
         Some(self.lang.aside(&head, reason))
     }
 
-    /// The label of a seat's player, e.g. `you`, `Computer (level 3)`, a server name.
+    /// The label of a seat's player, e.g. `You`, `Computer (level 3)`, a server name (whether
+    /// the player is away is said apart: [`App::seat_disconnected`]).
     pub fn player_label(&self, c: Color) -> String {
         match self.opponent {
             Opponent::Engine { level, human } => {
@@ -514,12 +527,21 @@ impl App {
                 {
                     s = format!("{s} [{}]", self.t(Msg::You));
                 }
-                if self.online.game_id.is_some() && !self.online.presence[c.index()] {
-                    s = format!("{s} - {}", self.t(Msg::OpponentAway));
-                }
                 s
             }
         }
+    }
+
+    /// Whether the player of `c` is away from an online game: the server says its seat is not
+    /// connected, or it is this client's own seat while this client's connection is down (the
+    /// server then counts it as away too, and runs its clock on while it is to move; the clocks
+    /// shown here stop). The panel says so beside the player's clock.
+    pub fn seat_disconnected(&self, c: Color) -> bool {
+        self.opponent == Opponent::Online
+            && self.online.game_id.is_some()
+            && (!self.online.presence[c.index()]
+                || (self.online.disconnected.is_some()
+                    && self.online.you.is_some_and(|y| y.plays(c))))
     }
 
     /// The remaining game clock and per-move time of `c`, counted down locally from the last
@@ -916,7 +938,7 @@ impl App {
             self.info(Msg::Spectating);
         } else if self.opponent == Opponent::Online && self.online.game_id.is_none() {
             // No game yet: the seek is still waiting for an opponent.
-            self.info(Msg::Waiting);
+            self.info_text(self.waiting_text());
         } else {
             self.error_msg(Msg::NotYourTurn);
         }
@@ -1434,6 +1456,7 @@ impl App {
             ServerMsg::Welcome { user, games } => {
                 self.online.welcomed = true;
                 self.online.guest = user["guest"].as_bool().unwrap_or(false);
+                self.online.name = user["name"].as_str().map(str::to_string);
                 self.online.disconnected = None;
                 self.status = None;
                 // After a reconnect: the game shown, whatever became of it meanwhile.
@@ -1454,7 +1477,17 @@ impl App {
             }
             ServerMsg::SeekCreated { .. } | ServerMsg::ChallengeCreated { .. } => {
                 self.online.waiting = true;
-                self.info(Msg::Waiting);
+                self.info_text(self.waiting_text());
+                // While it waits, the other seeks show why none was taken (another time
+                // control) and what to start with to play one.
+                if !self.online.lobby {
+                    self.online.lobby = true;
+                    return vec![Command::Send(send::lobby())];
+                }
+            }
+            // Kept only while waiting (the lobby goes on sending them during the game).
+            ServerMsg::Seeks { seeks } if self.online.waiting => {
+                self.online.seeks = OpenSeek::read_all(&seeks);
             }
             ServerMsg::Game { game } => self.adopt_state(*game, now),
             ServerMsg::Moved {
@@ -1625,6 +1658,7 @@ impl App {
         self.online.draw_offer = st.draw_offer;
         self.online.presence = st.presence.map_or([true, true], |p| [p.red, p.blue]);
         self.online.waiting = false;
+        self.online.seeks.clear();
         self.selected = None;
         if new_game {
             self.flipped = self.online.you == Some(Seat::Blue);
@@ -1634,6 +1668,44 @@ impl App {
         if let Some(r) = self.result_text() {
             self.info_text(r);
         }
+    }
+
+    /// The time control this client's seek waits for (that of its `quick`), if it sent one.
+    pub fn seek_tc(&self) -> Option<TimeControl> {
+        let start = self.online_start.as_ref().filter(|m| m["t"] == "quick")?;
+        TimeControl::deserialize(&start["tc"]).ok()
+    }
+
+    /// "Waiting for an opponent", with the time control waited for where it is known, e.g.
+    /// "Waiting for an opponent (10+0, 60s per move)": only a seek of the same one is taken.
+    pub fn waiting_text(&self) -> String {
+        let waiting = self.t(Msg::Waiting);
+        match self.seek_tc() {
+            Some(tc) => self.lang.aside(waiting, tc_text(self.lang, tc)),
+            None => waiting.to_string(),
+        }
+    }
+
+    /// The lobby's other open seeks that quick pairing does not take for this client's seek (of
+    /// other players, with another time control, standard rules), each as its player, its time
+    /// control and the `--tc` to start with to play it, e.g. "alice: 5+3 (--tc=300+3/0)" (in
+    /// one piece, which no line breaks).
+    pub fn other_seeks(&self) -> Vec<String> {
+        let ours = self.seek_tc();
+        self.online
+            .seeks
+            .iter()
+            .filter(|s| {
+                Some(&s.user) != self.online.name.as_ref()
+                    && Some(s.tc) != ours
+                    && s.rules == "standard"
+            })
+            .map(|s| {
+                let who = shown_name(self.lang, &s.user);
+                let tc = self.lang.detail(&who, tc_text(self.lang, s.tc));
+                self.lang.aside(&tc, format!("--tc={}", s.tc))
+            })
+            .collect()
     }
 
     /// The status line text for the side to move, e.g. `Red's turn`.

@@ -5,6 +5,11 @@
 //! fetches it and this crate embeds it at compile time. Each entry is `[简体中文, 繁體中文,
 //! English]`; `{name}` marks a parameter. The terminal client's own entries start with `tui_`;
 //! where the two clients say the same thing they share the entry.
+//!
+//! `crates/jungle-tui/messages.json` (same form) holds terminal entries not yet in the shared
+//! file, and the terminal's own wording of some of its `tui_` entries: each of its entries is a
+//! `tui_` one and takes the place of the shared entry of that key. Moving them into
+//! `web/messages.json` (and emptying this file) changes nothing on screen.
 
 use jungle::{Color, Illegal, Role, Termination};
 use std::collections::HashMap;
@@ -15,11 +20,23 @@ use std::sync::OnceLock;
 /// The shared catalogue, as the browser client serves it.
 const CATALOGUE_JSON: &str = include_str!("../../../web/messages.json");
 
-/// The parsed catalogue: key to `[简体中文, 繁體中文, English]`. Its tests prove that it parses;
-/// were it ever unreadable, every text would fall back to its key rather than stop the client.
+/// The terminal client's entries that are not (yet) in the shared catalogue, or that it words
+/// its own way: all `tui_` ones, each taking the place of the shared entry of its key.
+const TERMINAL_JSON: &str = include_str!("../messages.json");
+
+/// The parsed catalogue: key to `[简体中文, 繁體中文, English]`, the shared entries with the
+/// terminal's own over them. Its tests prove that both parse; were one ever unreadable, its texts
+/// would fall back to the other's or to their keys rather than stop the client.
 fn catalogue() -> &'static HashMap<String, [String; 3]> {
     static CATALOGUE: OnceLock<HashMap<String, [String; 3]>> = OnceLock::new();
-    CATALOGUE.get_or_init(|| serde_json::from_str(CATALOGUE_JSON).unwrap_or_default())
+    CATALOGUE.get_or_init(|| {
+        let mut cat: HashMap<String, [String; 3]> =
+            serde_json::from_str(CATALOGUE_JSON).unwrap_or_default();
+        let own: HashMap<String, [String; 3]> =
+            serde_json::from_str(TERMINAL_JSON).unwrap_or_default();
+        cat.extend(own);
+        cat
+    })
 }
 
 /// The text of catalogue entry `key` in `lang`, if there is one.
@@ -172,7 +189,7 @@ messages! {
     Title => "app_name";
     Moves => "moves";
     TurnOf => "turn_of": "side";
-    You => "you";
+    You => "tui_you";
     AiName => "ai_name": "level";
     GuestName => "guest_name": "n";
     Friend => "tui_friend";
@@ -223,11 +240,11 @@ messages! {
     RematchSent => "rematch_sent";
     GameStillOn => "tui_game_still_on";
     Spectating => "tui_spectating";
-    OpponentAway => "offline";
+    SeatDisconnected => "tui_seat_disconnected";
     Clock => "tui_clock";
     MoveTimer => "move_timer";
     Timeouts => "timeouts_n": "n";
-    Online => "online";
+    Online => "tui_online";
     Hotseat => "tui_hotseat";
     GlyphsLetters => "tui_glyphs_letters";
     GlyphsChinese => "tui_glyphs_chinese";
@@ -253,6 +270,9 @@ messages! {
     NoFileName => "tui_no_file_name";
     FenOver => "tui_fen_over": "result";
     KeysWatch => "tui_keys_watch";
+    OtherSeeks => "tui_other_seeks";
+    ErrorLine => "tui_error": "msg";
+    Detail => "tui_detail": "msg";
 }
 
 impl Msg {
@@ -335,33 +355,114 @@ pub fn server_error_text(lang: Lang, code: &str, message: &str) -> String {
     fill(text, &[("msg", &message)])
 }
 
-/// Why the server could not be used, for people: a bad `--server` address, an unreachable
-/// server, a refused sign-in ("sign-in refused (401): " and the catalogue's text of its code,
-/// [`server_error_text`], e.g. "登录被拒绝（401）：用户名或密码不对。"), or an unexpected answer.
-/// The system's and the server's own details stay as they were said.
-pub fn net_error_text(lang: Lang, e: &crate::net::NetError) -> String {
-    use crate::net::NetError;
+/// Why the server at `server` (the `--server` value) could not be used, for people: a main
+/// line in the player's language — a bad address and why, a connection that failed (with why
+/// where the system says something common: refused, timed out, cut off, no route, unknown host),
+/// a refused sign-in ("sign-in refused (401): " and the catalogue's text of its code,
+/// [`server_error_text`], e.g. "登录被拒绝（401）：用户名或密码不对。"), or an unexpected answer —
+/// and, apart, the system's or the library's own detail, as it said it (in English, whatever the
+/// language), where there is one.
+pub fn net_error_parts(
+    lang: Lang,
+    server: &str,
+    e: &crate::net::NetError,
+) -> (String, Option<String>) {
+    use crate::net::{NetError, UrlProblem};
+    let failed = || fill(entry(lang, "tui_net_failed"), &[("server", &server)]);
     match e {
-        NetError::Url(url, why) => fill(entry(lang, "tui_net_url"), &[("url", url), ("msg", why)]),
-        NetError::Io(server, why) => fill(
-            entry(lang, "tui_net_unreachable"),
-            &[("server", server), ("msg", why)],
-        ),
+        NetError::Url(url, why) => {
+            let why = entry(
+                lang,
+                match why {
+                    UrlProblem::Https => "tui_url_https",
+                    UrlProblem::Scheme => "tui_url_scheme",
+                    UrlProblem::NoHost => "tui_url_no_host",
+                    UrlProblem::Port => "tui_url_port",
+                },
+            );
+            let text = fill(entry(lang, "tui_net_url"), &[("url", url), ("msg", &why)]);
+            (text, None)
+        }
+        NetError::Io(_, why) => {
+            let head = match io_problem_key(why) {
+                Some(key) => lang.aside(&failed(), entry(lang, key)),
+                None => failed(),
+            };
+            (head, Some(why.to_string()))
+        }
+        NetError::WebSocket(_) => (failed(), Some(e.to_string())),
         NetError::Refused {
             status,
             code,
             message,
-        } => fill(
-            entry(lang, "tui_sign_in_refused"),
-            &[
-                ("status", status),
-                ("msg", &server_error_text(lang, code, message)),
-            ],
+        } => {
+            let text = fill(
+                entry(lang, "tui_sign_in_refused"),
+                &[
+                    ("status", status),
+                    ("msg", &server_error_text(lang, code, message)),
+                ],
+            );
+            (text, None)
+        }
+        NetError::Protocol(why) => (
+            fill(entry(lang, "tui_net_answer"), &[("server", &server)]),
+            Some(why.clone()),
         ),
-        NetError::Protocol(_) | NetError::WebSocket(_) => {
-            fill(entry(lang, "tui_net_unexpected"), &[("msg", e)])
+    }
+}
+
+/// The catalogue's key for why a connection failed, for the system's common reasons.
+fn io_problem_key(e: &std::io::Error) -> Option<&'static str> {
+    use std::io::ErrorKind;
+    Some(match e.kind() {
+        ErrorKind::ConnectionRefused => "tui_net_why_refused",
+        ErrorKind::TimedOut | ErrorKind::WouldBlock => "tui_net_why_timeout",
+        ErrorKind::ConnectionReset
+        | ErrorKind::ConnectionAborted
+        | ErrorKind::BrokenPipe
+        | ErrorKind::UnexpectedEof => "tui_net_why_cut",
+        ErrorKind::HostUnreachable
+        | ErrorKind::NetworkUnreachable
+        | ErrorKind::AddrNotAvailable => "tui_net_why_unreachable",
+        // A name the resolver does not know has no kind of its own (glibc's words).
+        _ if e.to_string().contains("failed to lookup address") => "tui_net_why_unknown_host",
+        _ => return None,
+    })
+}
+
+/// [`net_error_parts`] as the text said on the plain terminal: the main line, then the detail
+/// on an indented line of its own ("  详情：Connection refused (os error 111)").
+pub fn net_error_text(lang: Lang, server: &str, e: &crate::net::NetError) -> String {
+    match net_error_parts(lang, server, e) {
+        (head, None) => head,
+        (head, Some(detail)) => {
+            format!("{head}\n  {}", Msg::Detail.fill(lang, &[("msg", &detail)]))
         }
     }
+}
+
+/// The time control `tc` for people, as the browser says it: the game clock in minutes and
+/// the increment in seconds (`10+5`; `0:30+0` for a clock of part minutes), then the time for
+/// each move ("60s per move", "每步 60 秒"); "Unlimited" without either.
+pub fn tc_text(lang: Lang, tc: crate::proto::TimeControl) -> String {
+    let mut parts = Vec::new();
+    if tc.clock_s > 0 {
+        let (m, s) = (tc.clock_s / 60, tc.clock_s % 60);
+        let clock = if s == 0 {
+            m.to_string()
+        } else {
+            format!("{m}:{s:02}")
+        };
+        parts.push(format!("{clock}+{}", tc.inc_s));
+    }
+    if tc.move_s > 0 {
+        parts.push(fill(entry(lang, "tc_per_move"), &[("s", &tc.move_s)]));
+    }
+    if parts.is_empty() {
+        return entry(lang, "tc_unlimited").to_string();
+    }
+    parts.join(entry(lang, "comma"))
 }
 
 /// Why a file could not be read or written, for people: the common cases from the catalogue,
@@ -533,10 +634,13 @@ mod tests {
 
     #[test]
     fn the_shared_catalogue_parses_and_has_every_message_with_its_parameters() {
-        let cat: HashMap<String, [String; 3]> =
+        let mut cat: HashMap<String, [String; 3]> =
             serde_json::from_str(CATALOGUE_JSON).expect("web/messages.json parses");
         assert!(cat.len() > 200, "only {} entries", cat.len());
-        assert_eq!(catalogue().len(), cat.len());
+        let own: HashMap<String, [String; 3]> =
+            serde_json::from_str(TERMINAL_JSON).expect("crates/jungle-tui/messages.json parses");
+        cat.extend(own);
+        assert_eq!(catalogue(), &cat);
         for &m in Msg::ALL {
             let texts = cat
                 .get(m.key())
@@ -552,6 +656,211 @@ mod tests {
                 assert_eq!(found, m.params(), "{m:?} in `{t}`");
             }
         }
+    }
+
+    /// The `{parameters}` of `text`, sorted.
+    fn params_of(text: &str) -> Vec<&str> {
+        let mut found: Vec<&str> = text
+            .split('{')
+            .skip(1)
+            .filter_map(|r| r.split_once('}').map(|(name, _)| name))
+            .collect();
+        found.sort_unstable();
+        found
+    }
+
+    #[test]
+    fn the_terminals_own_entries_are_tui_ones_complete_in_each_language() {
+        let own: HashMap<String, [String; 3]> =
+            serde_json::from_str(TERMINAL_JSON).expect("crates/jungle-tui/messages.json parses");
+        assert!(!own.is_empty());
+        for (key, texts) in &own {
+            // None takes the place of an entry of the browser's.
+            assert!(key.starts_with("tui_"), "{key}");
+            for t in texts {
+                assert!(!t.trim().is_empty(), "{key}");
+                assert_eq!(params_of(t), params_of(&texts[2]), "{key}: `{t}`");
+            }
+            assert_ne!(texts[2], texts[0], "{key}");
+            assert_eq!(lookup(Lang::ZhHant, key), Some(texts[1].as_str()));
+        }
+        // The entries looked up by key, not through `Msg`, are there too.
+        for key in [
+            "tui_net_url",
+            "tui_sign_in_refused",
+            "tui_net_failed",
+            "tui_net_answer",
+            "tui_net_why_refused",
+            "tui_net_why_timeout",
+            "tui_net_why_cut",
+            "tui_net_why_unreachable",
+            "tui_net_why_unknown_host",
+            "tui_url_https",
+            "tui_url_scheme",
+            "tui_url_no_host",
+            "tui_url_port",
+            "tc_per_move",
+            "tc_unlimited",
+            "comma",
+        ] {
+            assert!(lookup(Lang::En, key).is_some(), "{key}");
+        }
+    }
+
+    #[test]
+    fn the_panels_english_labels_are_in_sentence_case() {
+        // The words that name what follows them in the side panel, or stand alone as its
+        // headings and player names.
+        for m in [
+            Msg::Clock,
+            Msg::MoveTimer,
+            Msg::Timeouts,
+            Msg::Online,
+            Msg::Hotseat,
+            Msg::You,
+            Msg::Friend,
+            Msg::SeatDisconnected,
+            Msg::Moves,
+            Msg::Evaluation,
+            Msg::BestMoves,
+            Msg::Waiting,
+            Msg::OtherSeeks,
+            Msg::AiName,
+            Msg::PlyOf,
+        ] {
+            let text = m.text(Lang::En);
+            let mut words = text.split(' ');
+            let first = words.next().unwrap_or_default();
+            assert!(
+                first.starts_with(|c: char| c.is_ascii_uppercase()),
+                "{m:?}: `{text}`"
+            );
+            // Only the first word is capitalised (names and `{parameters}` aside).
+            for w in words {
+                assert!(
+                    !w.starts_with(|c: char| c.is_ascii_uppercase()),
+                    "{m:?}: `{text}`"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn network_errors_have_a_main_line_in_the_language_and_the_systems_words_apart() {
+        use crate::net::{NetError, UrlProblem};
+        use std::io::{Error, ErrorKind};
+        let server = "http://127.0.0.1:1";
+        let refused = || {
+            NetError::Io(
+                server.into(),
+                Error::new(
+                    ErrorKind::ConnectionRefused,
+                    "Connection refused (os error 111)",
+                ),
+            )
+        };
+        let cases = [
+            (
+                Lang::ZhHans,
+                refused(),
+                "连接 http://127.0.0.1:1 失败（连接被拒绝：服务器在这个地址和端口上运行吗？）",
+            ),
+            (
+                Lang::ZhHant,
+                refused(),
+                "連線到 http://127.0.0.1:1 失敗（連線被拒絕：伺服器在這個位址和連接埠上執行嗎？）",
+            ),
+            (
+                Lang::En,
+                refused(),
+                "connection to http://127.0.0.1:1 failed (connection refused: is the server \
+                 running at that address and port?)",
+            ),
+        ];
+        for (lang, e, head) in cases {
+            let (main, detail) = net_error_parts(lang, server, &e);
+            assert_eq!(main, head);
+            assert_eq!(detail.as_deref(), Some("Connection refused (os error 111)"));
+            assert!(!main.contains("os error"), "{main}");
+            let text = net_error_text(lang, server, &e);
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines[0], head);
+            assert_eq!(
+                lines[1],
+                format!(
+                    "  {}",
+                    Msg::Detail.fill(lang, &[("msg", &"Connection refused (os error 111)")])
+                )
+            );
+        }
+        assert_eq!(
+            net_error_text(Lang::ZhHans, server, &refused())
+                .lines()
+                .nth(1),
+            Some("  详情：Connection refused (os error 111)")
+        );
+        // A reason the catalogue does not know: the main line without one, the words apart.
+        let odd = NetError::Io(server.into(), Error::other("something odd"));
+        assert_eq!(
+            net_error_parts(Lang::ZhHant, server, &odd),
+            (
+                "連線到 http://127.0.0.1:1 失敗".to_string(),
+                Some("something odd".to_string())
+            )
+        );
+        let timeout = NetError::Io(server.into(), Error::from(ErrorKind::TimedOut));
+        assert!(net_error_parts(Lang::ZhHans, server, &timeout)
+            .0
+            .ends_with("（服务器没有及时回应）"));
+        // The WebSocket library's and the protocol's words are details too.
+        let ws = NetError::WebSocket("HTTP error: 403 Forbidden".into());
+        let (main, detail) = net_error_parts(Lang::ZhHans, server, &ws);
+        assert_eq!(main, "连接 http://127.0.0.1:1 失败");
+        assert_eq!(
+            detail.as_deref(),
+            Some("WebSocket: HTTP error: 403 Forbidden")
+        );
+        let odd_answer = NetError::Protocol("bad HTTP answer: no status code".into());
+        assert_eq!(
+            net_error_parts(Lang::En, server, &odd_answer),
+            (
+                "unexpected answer from http://127.0.0.1:1".to_string(),
+                Some("bad HTTP answer: no status code".to_string())
+            )
+        );
+        // A bad address is said whole in the language, with no English left.
+        let https = NetError::Url("https://x".into(), UrlProblem::Https);
+        assert_eq!(
+            net_error_text(Lang::ZhHans, "https://x", &https),
+            "服务器地址 `https://x` 不能用：终端客户端不支持 https，请用 http://"
+        );
+        assert_eq!(
+            net_error_text(Lang::En, "https://x", &https),
+            format!("{https}")
+        );
+        let port = NetError::Url("h:x".into(), UrlProblem::Port);
+        assert_eq!(
+            net_error_text(Lang::ZhHant, "h:x", &port),
+            "伺服器位址 `h:x` 不能用：連接埠不是數字"
+        );
+        // A refused sign-in keeps its one line.
+        let refused_login = NetError::Refused {
+            status: 401,
+            code: "bad_login".into(),
+            message: "wrong".into(),
+        };
+        assert_eq!(net_error_parts(Lang::En, server, &refused_login).1, None);
+    }
+
+    #[test]
+    fn time_controls_read_as_the_browser_says_them() {
+        use crate::proto::TimeControl;
+        let tc = |s: &str| s.parse::<TimeControl>().unwrap();
+        assert_eq!(tc_text(Lang::En, tc("600+0/60")), "10+0, 60s per move");
+        assert_eq!(tc_text(Lang::ZhHans, tc("600+5/0")), "10+5");
+        assert_eq!(tc_text(Lang::ZhHant, tc("90+0/10")), "1:30+0，每步 10 秒");
+        assert_eq!(tc_text(Lang::ZhHans, tc("0+0/30")), "每步 30 秒");
+        assert_eq!(tc_text(Lang::En, tc("0+0/0")), "Unlimited");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use tokio_tungstenite::tungstenite::Message;
 pub enum NetError {
     /// The `--server` value is not a usable URL.
     #[error("server URL `{0}`: {1}")]
-    Url(String, String),
+    Url(String, UrlProblem),
     /// The TCP connection or an HTTP exchange failed.
     #[error("cannot reach {0}: {1}")]
     Io(String, std::io::Error),
@@ -41,6 +41,23 @@ pub enum NetError {
     },
 }
 
+/// Why a `--server` value is not a usable URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum UrlProblem {
+    /// `https://` or `wss://`: the client has no TLS.
+    #[error("https is not supported by the terminal client; use http://")]
+    Https,
+    /// Another scheme than `http://`.
+    #[error("expected http://HOST:PORT")]
+    Scheme,
+    /// No host name.
+    #[error("no host")]
+    NoHost,
+    /// A port that is not a number.
+    #[error("the port is not a number")]
+    Port,
+}
+
 /// A server address read from `--server`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerUrl {
@@ -53,32 +70,29 @@ pub struct ServerUrl {
 impl ServerUrl {
     /// Reads `http://host[:port][/]` (the scheme may be left out).
     pub fn parse(url: &str) -> Result<ServerUrl, NetError> {
-        let bad = |why: &str| NetError::Url(url.to_string(), why.to_string());
+        let bad = |why: UrlProblem| NetError::Url(url.to_string(), why);
         let rest = if let Some(r) = url.strip_prefix("http://") {
             r
         } else if url.starts_with("https://") || url.starts_with("wss://") {
-            return Err(bad(
-                "https is not supported by the terminal client; use http://",
-            ));
+            return Err(bad(UrlProblem::Https));
         } else if url.contains("://") {
-            return Err(bad("expected http://HOST:PORT"));
+            return Err(bad(UrlProblem::Scheme));
         } else {
             url
         };
         let authority = rest.split('/').next().unwrap_or("");
         if authority.is_empty() {
-            return Err(bad("no host"));
+            return Err(bad(UrlProblem::NoHost));
         }
         let (host, port) = match authority.rsplit_once(':') {
             Some((h, p)) if !h.ends_with(']') || h.starts_with('[') => (
                 h.to_string(),
-                p.parse::<u16>()
-                    .map_err(|_| bad("the port is not a number"))?,
+                p.parse::<u16>().map_err(|_| bad(UrlProblem::Port))?,
             ),
             _ => (authority.to_string(), 80),
         };
         if host.is_empty() {
-            return Err(bad("no host"));
+            return Err(bad(UrlProblem::NoHost));
         }
         Ok(ServerUrl { host, port })
     }

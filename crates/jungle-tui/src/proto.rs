@@ -279,6 +279,33 @@ pub struct GameState {
     pub presence: Option<Presence>,
 }
 
+/// An open seek of the lobby (one of `seeks`), as far as this client reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct OpenSeek {
+    /// Its owner's name.
+    #[serde(default)]
+    pub user: String,
+    /// The time control it waits for.
+    pub tc: TimeControl,
+    /// Its rule set (RULES §9).
+    #[serde(default = "standard_rules")]
+    pub rules: String,
+}
+
+fn standard_rules() -> String {
+    "standard".to_string()
+}
+
+impl OpenSeek {
+    /// The seeks of a `seeks` message that this client can read (others are left out).
+    pub fn read_all(seeks: &[Value]) -> Vec<OpenSeek> {
+        seeks
+            .iter()
+            .filter_map(|s| OpenSeek::deserialize(s).ok())
+            .collect()
+    }
+}
+
 /// A time control: game clock, increment and per-move limit in seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub struct TimeControl {
@@ -298,7 +325,7 @@ impl TimeControl {
 }
 
 impl std::fmt::Display for TimeControl {
-    /// `600+0/60`, the `[TimeControl]` form of RULES §10 (what [`TimeControl::from_str`] reads).
+    /// `600+0/60`, the `[TimeControl]` form of RULES §10 (what its `FromStr` reads).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}+{}/{}", self.clock_s, self.inc_s, self.move_s)
     }
@@ -328,6 +355,11 @@ pub mod send {
     /// `quick`: accept the matching seek closest in rating or open one.
     pub fn quick(tc: TimeControl) -> Value {
         json!({"t": "quick", "tc": tc.to_json()})
+    }
+
+    /// `lobby`: the open seeks now (`seeks`) and again on every change.
+    pub fn lobby() -> Value {
+        json!({"t": "lobby"})
     }
 
     /// `play_ai`: a casual game against the server's AI.

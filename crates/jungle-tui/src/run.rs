@@ -85,7 +85,8 @@ pub struct Server {
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// Reaching the server, signing in or connecting failed before the screen opened; the text
-    /// is in the player's language ([`crate::i18n::net_error_text`]).
+    /// is in the player's language, the system's own detail on a line of its own after it
+    /// ([`crate::i18n::net_error_text`]).
     #[error("{0}")]
     Server(String),
     /// The terminal (its error is said in this one's text, not again as its source).
@@ -196,7 +197,8 @@ pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
     let (tx, rx) = mpsc::channel::<Event>();
     let mut link = match &server {
         Some(s) => {
-            let said = |e: net::NetError| RunError::Server(i18n::net_error_text(config.lang, &e));
+            let said =
+                |e: net::NetError| RunError::Server(i18n::net_error_text(config.lang, &s.url, &e));
             let url = ServerUrl::parse(&s.url).map_err(said)?;
             let login = s.login.as_ref().map(|(n, p)| (n.as_str(), p.as_str()));
             let cookie = net::sign_in(&url, login).map_err(said)?;

@@ -15,6 +15,8 @@ use std::time::Instant;
 
 /// Columns of one square.
 const CELL_W: u16 = 4;
+/// Other players' seeks listed at most while this client's waits (then how many more).
+const MAX_SEEKS_SHOWN: usize = 5;
 /// The smallest terminal drawn; smaller ones get a message.
 pub const MIN_SIZE: (u16, u16) = (64, 16);
 
@@ -420,7 +422,20 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
             Style::default().fg(Tc::Yellow),
         )));
     } else if app.online.waiting {
-        lines.push(Line::raw(app.t(Msg::Waiting)));
+        lines.push(Line::raw(app.waiting_text()));
+        let others = app.other_seeks();
+        if !others.is_empty() {
+            lines.push(Line::raw(""));
+            lines.push(Line::from(Span::styled(
+                app.t(Msg::OtherSeeks),
+                Style::default().add_modifier(Modifier::BOLD),
+            )));
+            let more = others.len().saturating_sub(MAX_SEEKS_SHOWN);
+            lines.extend(others.into_iter().take(MAX_SEEKS_SHOWN).map(Line::raw));
+            if more > 0 {
+                lines.push(Line::raw(format!("(+{more})")));
+            }
+        }
     } else if app.opponent == Opponent::Online && app.online.game_id.is_none() {
         lines.push(Line::raw(app.t(Msg::Connecting)));
     } else {
@@ -430,11 +445,14 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
         lines.push(Line::raw(""));
         lines.extend(analysis_lines(app, a));
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::from(Span::styled(
-        app.t(Msg::Moves),
-        Style::default().add_modifier(Modifier::BOLD),
-    )));
+    // No moves while a seek waits: its room is the other seeks'.
+    if !app.online.waiting {
+        lines.push(Line::raw(""));
+        lines.push(Line::from(Span::styled(
+            app.t(Msg::Moves),
+            Style::default().add_modifier(Modifier::BOLD),
+        )));
+    }
     // Every line but the move list's (which is narrow) wraps where the panel is too narrow;
     // where they are then too many, the blank lines between them go.
     let mut lines: Vec<Line<'static>> = lines
@@ -453,10 +471,12 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
     f.render_widget(Paragraph::new(lines), inner);
 }
 
-/// A player's lines in the panel: `> Red: name  clock 9:58  Move 0:08  Timeouts 1/3` (the
-/// marker on the side to move; the clocks and timeouts in online games). Where that is wider
-/// than `width`, the name is on its own lines and the clocks and timeouts on the next, as many
-/// to a line as fit, all indented to follow `> Red: `.
+/// A player's lines in the panel: `> Red: name  Clock 9:58  Move 0:08  Timeouts 1/3` (the
+/// marker on the side to move; the clocks and timeouts in online games, after a marked
+/// `Disconnected` while the player is away: [`App::seat_disconnected`]). Where that is wider than
+/// `width`, the name is on its own lines, indented to follow `> Red: `, and the rest on the
+/// next, as many to a line as fit, indented by [`DETAIL_INDENT`] (less than the name, so that
+/// more fits on a line of the smallest screen's panel).
 fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'static>> {
     let marker = if app.game.position().turn() == c && app.result_text().is_none() {
         "> "
@@ -473,13 +493,26 @@ fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'stat
         Span::raw(": "),
     ];
     let label = app.player_label(c);
-    let mut details: Vec<String> = Vec::new();
+    let mut details: Vec<Span<'static>> = Vec::new();
+    if app.seat_disconnected(c) {
+        details.push(Span::styled(
+            app.t(Msg::SeatDisconnected),
+            Style::default()
+                .fg(Tc::Black)
+                .bg(Tc::Yellow)
+                .add_modifier(Modifier::BOLD),
+        ));
+    }
     if let Some((game, per_move)) = app.clock_of(c, now) {
         if let Some(ms) = game {
-            details.push(format!("{} {}", app.t(Msg::Clock), fmt_ms(ms)));
+            details.push(Span::raw(format!("{} {}", app.t(Msg::Clock), fmt_ms(ms))));
         }
         if let Some(ms) = per_move {
-            details.push(format!("{} {}", app.t(Msg::MoveTimer), fmt_ms(ms)));
+            details.push(Span::raw(format!(
+                "{} {}",
+                app.t(Msg::MoveTimer),
+                fmt_ms(ms)
+            )));
         }
         let n = match c {
             Color::Red => app.online.timeouts.red,
@@ -488,12 +521,15 @@ fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'stat
         if n > 0 {
             // The 4th timeout ends the game (the result says so): "4/3" would read as a count
             // past its limit.
-            details.push(Msg::Timeouts.fill(app.lang, &[("n", &n.min(3))]));
+            details.push(Span::raw(Msg::Timeouts.fill(app.lang, &[("n", &n.min(3))])));
         }
     }
     let mut one = head.clone();
     one.push(Span::raw(label.clone()));
-    one.extend(details.iter().map(|d| Span::raw(format!("  {d}"))));
+    for d in &details {
+        one.push(Span::raw("  "));
+        one.push(d.clone());
+    }
     let one = Line::from(one);
     if one.width() <= usize::from(width) {
         return vec![one];
@@ -503,6 +539,7 @@ fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'stat
         .unwrap_or(1)
         .max(1);
     let pad = " ".repeat(indent);
+    let detail_room = width.saturating_sub(DETAIL_INDENT).max(1);
     let mut out: Vec<Line<'static>> = Vec::new();
     for (i, text) in wrap(&label, room).into_iter().enumerate() {
         if i == 0 {
@@ -513,10 +550,45 @@ fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'stat
             out.push(Line::raw(format!("{pad}{text}")));
         }
     }
-    for line in pack(details.iter().map(String::as_str), "  ", room) {
-        out.push(Line::raw(format!("{pad}{line}")));
+    for line in pack_spans(&details, detail_room) {
+        let mut spans = vec![Span::raw(" ".repeat(usize::from(DETAIL_INDENT)))];
+        spans.extend(line.spans);
+        out.push(Line::from(spans));
     }
     out
+}
+
+/// Columns before a player's clocks and timeouts on lines of their own (see [`player_lines`]).
+const DETAIL_INDENT: u16 = 4;
+
+/// `parts` in lines of at most `width` columns, as many to a line as fit, two spaces between
+/// them, each keeping its style; a part wider than a line gets lines of its own (see
+/// [`wrap_line`]).
+fn pack_spans(parts: &[Span<'static>], width: u16) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let mut line: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for part in parts.iter().filter(|p| p.width() > 0) {
+        if !line.is_empty() && used + 2 + part.width() <= usize::from(width) {
+            line.push(Span::raw("  "));
+            line.push(part.clone());
+            used += 2 + part.width();
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(Line::from(std::mem::take(&mut line)));
+        }
+        // A part that fits is one piece.
+        let mut pieces = wrap_line(Line::from(part.clone()), width);
+        let last = pieces.pop().unwrap_or_default();
+        used = last.width();
+        line = last.spans;
+        lines.extend(pieces);
+    }
+    if !line.is_empty() {
+        lines.push(Line::from(line));
+    }
+    lines
 }
 
 /// The move list, two plies a line (`12. Rg4     ra6`; a game starting with Blue begins with
@@ -1103,11 +1175,11 @@ mod tests {
             |lines: Vec<Line>| -> Vec<String> { lines.iter().map(|l| l.to_string()).collect() };
         assert_eq!(
             text(player_lines(&a, Color::Red, now, 29)),
-            ["> Red: friend"]
+            ["> Red: Friend"]
         );
         assert_eq!(
             text(player_lines(&a, Color::Blue, now, 10)),
-            ["  Blue: fr", "        ie", "        nd"]
+            ["  Blue: Fr", "        ie", "        nd"]
         );
     }
 

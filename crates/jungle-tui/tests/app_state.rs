@@ -603,7 +603,8 @@ fn online_welcome_starts_or_rejoins() {
     let cmds = server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
     assert_eq!(sent(&cmds)[0]["t"], "quick");
     let cmds = server(&mut app, now, json!({"t":"seek_created","id":"s1"}));
-    assert!(cmds.is_empty());
+    // While the seek waits, the lobby's other seeks are asked for.
+    assert_eq!(sent(&cmds), vec![json!({"t":"lobby"})]);
     assert!(app.online.waiting);
     let (mut app, _, now) = new(Opponent::Online, None);
     let cmds = server(
@@ -898,7 +899,110 @@ fn a_move_typed_before_an_opponent_joins_says_that_the_seek_waits() {
     server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
     server(&mut app, now, json!({"t":"seek_created","id":"s1"}));
     type_text(&mut app, now, "g3g4");
-    assert_eq!(status(&app), "Waiting for an opponent");
+    // With the time control it waits for: only a seek of the same one is taken.
+    assert_eq!(status(&app), "Waiting for an opponent (1+0, 10s per move)");
+}
+
+/// The lobby's `seeks` as the server sends them: `(user, clock_s, inc_s, move_s, rules)`.
+fn seeks(list: &[(&str, u32, u32, u32, &str)]) -> Value {
+    let seeks: Vec<Value> = list
+        .iter()
+        .enumerate()
+        .map(|(i, (user, clock_s, inc_s, move_s, rules))| {
+            json!({"id": format!("s{i}"), "user": user, "rating": 1500.0, "rated": false,
+                   "tc": {"clock_s": clock_s, "inc_s": inc_s, "move_s": move_s}, "rules": rules})
+        })
+        .collect();
+    json!({"t": "seeks", "seeks": seeks})
+}
+
+#[test]
+fn a_waiting_seek_shows_its_time_control_and_the_others_waiting_with_another() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    server(
+        &mut app,
+        now,
+        json!({"t":"welcome","user":{"name":"me","guest":false},"games":[]}),
+    );
+    server(&mut app, now, json!({"t":"seek_created","id":"s1"}));
+    assert_eq!(
+        app.waiting_text(),
+        "Waiting for an opponent (1+0, 10s per move)"
+    );
+    assert!(app.other_seeks().is_empty());
+    // Ours, one of the same time control (about to be paired), one with other rules (quick
+    // pairing takes only standard ones), and two with other time controls.
+    let list = seeks(&[
+        ("me", 60, 0, 10, "standard"),
+        ("bob", 60, 0, 10, "standard"),
+        ("carol", 300, 3, 0, "no_7_3"),
+        ("alice", 300, 3, 0, "standard"),
+        ("Guest-123456", 90, 0, 30, "standard"),
+    ]);
+    assert!(server(&mut app, now, list.clone()).is_empty());
+    assert_eq!(
+        app.other_seeks(),
+        [
+            "alice: 5+3 (--tc=300+3/0)",
+            "Guest-123456: 1:30+0, 30s per move (--tc=90+0/30)"
+        ]
+    );
+    // In Chinese, guests' names and the time controls too.
+    app.lang = Lang::ZhHant;
+    assert_eq!(
+        app.other_seeks()[1],
+        "訪客123456：1:30+0，每步 30 秒（--tc=90+0/30）"
+    );
+    assert_eq!(app.waiting_text(), "等待對手加入（1+0，每步 10 秒）");
+    app.lang = Lang::En;
+    // Once the game starts, they are gone, and later lists are not kept.
+    app.handle(Event::Server(state("red", &[], json!({}))), now);
+    assert!(!app.online.waiting);
+    server(&mut app, now, list);
+    assert!(app.other_seeks().is_empty() && app.online.seeks.is_empty());
+}
+
+#[test]
+fn a_new_connection_asks_for_the_lobby_again() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
+    let cmds = server(&mut app, now, json!({"t":"seek_created","id":"s1"}));
+    assert_eq!(sent(&cmds), vec![json!({"t":"lobby"})]);
+    // The same connection asks once.
+    let cmds = server(&mut app, now, json!({"t":"seek_created","id":"s2"}));
+    assert!(cmds.is_empty());
+    app.handle(Event::Disconnected("reset".into()), now);
+    let cmds = server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
+    assert_eq!(sent(&cmds)[0]["t"], "quick");
+    let cmds = server(&mut app, now, json!({"t":"seek_created","id":"s3"}));
+    assert_eq!(sent(&cmds), vec![json!({"t":"lobby"})]);
+}
+
+#[test]
+fn a_seat_is_disconnected_when_the_server_says_so_or_this_clients_link_is_down() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    assert!(!app.seat_disconnected(Color::Red), "no game yet");
+    let away = json!({"presence": {"red": true, "blue": false}});
+    app.handle(Event::Server(state("red", &[], away)), now);
+    assert!(app.seat_disconnected(Color::Blue));
+    assert!(!app.seat_disconnected(Color::Red));
+    // The label is the name alone: being away is said beside the clock.
+    assert_eq!(app.player_label(Color::Blue), "bob");
+    server(
+        &mut app,
+        now,
+        json!({"t":"presence","game":"g1","red":true,"blue":true}),
+    );
+    assert!(!app.seat_disconnected(Color::Blue));
+    // This client's own link down: its own seat is away (as the server sees it).
+    app.handle(Event::Disconnected("reset".into()), now);
+    assert!(app.seat_disconnected(Color::Red));
+    assert!(!app.seat_disconnected(Color::Blue));
+    server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
+    assert!(!app.seat_disconnected(Color::Red));
+    // Offline games have no such thing.
+    let (app, _, _) = new(Opponent::Hotseat, None);
+    assert!(!app.seat_disconnected(Color::Red));
 }
 
 #[test]

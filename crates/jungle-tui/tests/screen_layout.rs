@@ -289,7 +289,7 @@ fn online_players_are_shown_with_all_their_parts_at_80_by_24() {
             format!("{} 0:02", a.t(Msg::MoveTimer)),
             timeouts(3),
             blue.to_string(),
-            a.t(Msg::OpponentAway).to_string(),
+            a.t(Msg::SeatDisconnected).to_string(),
             clock("10:00"),
             timeouts(1),
         ] {
@@ -359,4 +359,143 @@ fn the_panel_ends_level_with_the_board_on_the_smallest_terminal() {
         assert_eq!(row.trim_end().chars().count(), 64, "{}", s.all());
         assert!(!s.row(bottom + 1).contains(['│', '|']), "{}", s.all());
     }
+}
+
+/// The online game of [`online`] with both players' timeouts and Blue away; then, where
+/// `link_down`, this client's own connection lost too.
+fn away(lang: Lang, link_down: bool) -> (App, Instant) {
+    let (mut a, now) = online(lang);
+    let t = json!({"t": "moved", "game": "g1", "ply": 0, "move": "g3g4",
+        "clocks": {"red_ms": 598000, "blue_ms": 600000, "move_ms": 2000, "running": "blue"},
+        "timeouts": {"red": 1, "blue": 1}});
+    a.handle(
+        Event::Server(ServerMsg::parse(&t.to_string()).unwrap()),
+        now,
+    );
+    if link_down {
+        a.handle(Event::Disconnected("connection reset".into()), now);
+    }
+    (a, now)
+}
+
+#[test]
+fn a_disconnected_players_clock_says_so_without_clipping_on_the_smallest_screen() {
+    for lang in LANGS {
+        for link_down in [false, true] {
+            let (a, now) = away(lang, link_down);
+            let marker = a.t(Msg::SeatDisconnected);
+            let clock = |t: &str| format!("{} {t}", a.t(Msg::Clock));
+            let (blue, red) = (
+                jungle_tui::i18n::shown_name(lang, "Guest-913010"),
+                jungle_tui::i18n::shown_name(lang, "Guest-540969"),
+            );
+            for (w, h) in [(64, 16), (80, 24)] {
+                let s = Screen::draw(&a, w, h, now);
+                let all = s.all();
+                let row = |t: &str| {
+                    s.find(t)
+                        .unwrap_or_else(|| panic!("{lang:?} {w}x{h}: {t:?} missing:\n{all}"))
+                        .1
+                };
+                // Blue's clock row says that Blue is away, under Blue's name, above Red's.
+                let blue_clock = row(&clock("10:00"));
+                assert!(
+                    s.row(blue_clock)
+                        .contains(&format!("{marker}  {}", clock("10:00"))),
+                    "{lang:?} {w}x{h}:\n{all}"
+                );
+                assert!(row(&blue) < blue_clock && blue_clock < row(&red), "{all}");
+                // Red's says so too where this client's own link is down, and only then.
+                let red_clock = row(&clock("9:58"));
+                assert_eq!(
+                    s.row(red_clock).contains(marker),
+                    link_down,
+                    "{lang:?} {w}x{h}:\n{all}"
+                );
+                let timeouts = Msg::Timeouts.fill(lang, &[("n", &1)]);
+                assert_eq!(all.matches(&timeouts).count(), 2, "{all}");
+                // Nothing is cut: the turn is still said in the panel, whose lines all end at
+                // its border, and the board and the keys are whole.
+                assert!(row(&a.turn_text()) > red_clock, "{all}");
+                let bottom = s.board_bottom();
+                for y in 1..bottom {
+                    let r = s.row(y);
+                    let r = r.trim_end();
+                    assert!(r.ends_with('|') || r.ends_with('│'), "{r:?}\n{all}");
+                }
+                assert_keys_shown(&s, a.t(Msg::KeysOnline));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_waiting_seek_shows_its_time_control_and_the_other_seeks_whole() {
+    for lang in LANGS {
+        let start = Position::start(Rules::STANDARD);
+        let config = Config {
+            lang,
+            glyphs: Glyphs::Letters,
+            start,
+            opponent: Opponent::Online,
+            online_start: Some(jungle_tui::proto::send::quick("600+0/60".parse().unwrap())),
+            save_dir: std::env::temp_dir(),
+        };
+        let now = Instant::now();
+        let mut a = App::new(config, now).0;
+        let seeks = json!({"t": "seeks", "seeks": [
+            {"id": "s1", "user": "me", "rating": 1500.0, "rated": false, "rules": "standard",
+             "tc": {"clock_s": 600, "inc_s": 0, "move_s": 60}},
+            {"id": "s2", "user": "alice", "rating": 1500.0, "rated": true, "rules": "standard",
+             "tc": {"clock_s": 300, "inc_s": 3, "move_s": 0}},
+            {"id": "s3", "user": "Guest-777", "rating": 1500.0, "rated": false, "rules": "standard",
+             "tc": {"clock_s": 90, "inc_s": 0, "move_s": 10}}]});
+        for m in [
+            json!({"t": "welcome", "user": {"name": "me"}, "games": []}),
+            json!({"t": "seek_created", "id": "s1"}),
+            seeks,
+        ] {
+            a.handle(
+                Event::Server(ServerMsg::parse(&m.to_string()).unwrap()),
+                now,
+            );
+        }
+        let waiting = a.waiting_text();
+        assert!(waiting.contains("10+0"), "{waiting}");
+        let others = a.other_seeks();
+        assert_eq!(others.len(), 2, "{others:?}");
+        let s = Screen::draw(&a, 80, 24, now);
+        let all = s.all();
+        // In the panel, whole (wrapped between words at most), the `--tc` of each unbroken.
+        let panel = panel_text(&s);
+        for text in std::iter::once(waiting.as_str())
+            .chain([a.t(Msg::OtherSeeks)])
+            .chain(others.iter().map(String::as_str))
+        {
+            assert!(panel.contains(&squeeze(text)), "{lang:?}: {text:?}\n{all}");
+        }
+        assert!(all.contains("--tc=300+3/0"), "{all}");
+        assert!(all.contains("--tc=90+0/10"), "{all}");
+        assert!(!all.contains(a.t(Msg::Moves)), "no moves yet: {all}");
+        // On the smallest screen the waiting line is there whole, wrapped in the panel.
+        let s = Screen::draw(&a, 64, 16, now);
+        assert!(
+            panel_text(&s).contains(&squeeze(&waiting)),
+            "{lang:?}:\n{}",
+            s.all()
+        );
+    }
+}
+
+/// The side panel's text (right of the board, inside its borders, down to the board's bottom),
+/// read row by row without its spaces: a text wrapped in it reads whole.
+fn panel_text(s: &Screen) -> String {
+    squeeze(
+        &(1..s.board_bottom())
+            .map(|y| {
+                let row = &s.rows[y];
+                row[34.min(row.len())..row.len().saturating_sub(1)].concat()
+            })
+            .collect::<String>(),
+    )
 }

@@ -1,0 +1,155 @@
+//! `jungle play`'s command line in the player's language, with the real binary: its `--help`
+//! and its argument errors follow `--lang`, else the environment (`LC_ALL`, `LC_MESSAGES`,
+//! `LANG`); English stays clap's.
+#![cfg(feature = "tui")]
+
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_jungle");
+
+/// `jungle <args>` with `LANG` set to `locale` (and the variables before it unset, as is the
+/// password's).
+fn jungle(locale: &str, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("JUNGLE_PASSWORD")
+        .env("LANG", locale)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+#[test]
+fn the_help_is_in_the_language_of_the_environment_or_of_lang() {
+    let out = jungle("zh_CN.UTF-8", &["play", "--help"]);
+    assert!(out.status.success());
+    let help = stdout(&out);
+    for said in [
+        "用法：jungle play [选项]",
+        "选项：",
+        "--level <LEVEL>",
+        "和电脑对弈，电脑的级别：1（入门）到 10（最强），默认 3。",
+        "默认 600+0/60",
+        "显示帮助",
+        "下棋时的按键：",
+        "示例：",
+    ] {
+        assert!(help.contains(said), "{said:?} missing:\n{help}");
+    }
+    for english in [
+        "Usage:",
+        "Options:",
+        "Possible values",
+        "[default:",
+        "Print help",
+    ] {
+        assert!(!help.contains(english), "{english:?} left:\n{help}");
+    }
+    // Traditional from the locale, or from --lang whatever the locale.
+    let help = stdout(&jungle("zh_TW.UTF-8", &["play", "--help"]));
+    assert!(help.contains("用法：jungle play [選項]"), "{help}");
+    assert!(help.contains("下棋時的按鍵："), "{help}");
+    let help = stdout(&jungle("C", &["play", "--lang", "zh-Hant", "-h"]));
+    assert!(help.contains("顯示說明"), "{help}");
+    // English as clap says it, --lang en over a Chinese locale included.
+    for (locale, args) in [
+        ("C", &["play", "--help"][..]),
+        ("zh_CN.UTF-8", &["play", "--lang", "en", "--help"]),
+    ] {
+        let help = stdout(&jungle(locale, args));
+        assert!(help.contains("Usage: jungle play [OPTIONS]"), "{help}");
+        assert!(help.contains("Keys while playing:"), "{help}");
+    }
+}
+
+#[test]
+fn bad_arguments_are_refused_in_the_players_language_with_a_hint() {
+    for (locale, args, first) in [
+        (
+            "zh_CN.UTF-8",
+            &["play", "--bogus"][..],
+            "参数错误：没有 --bogus 这个选项",
+        ),
+        (
+            "zh_CN.UTF-8",
+            &["play", "--level", "11"],
+            "参数错误：--level 的值“11”不对：应为 1 到 10 的整数",
+        ),
+        (
+            "zh_TW.UTF-8",
+            &["play", "--color", "green"],
+            "參數錯誤：--color 的值「green」不對：可以是 red、blue",
+        ),
+        (
+            "C",
+            &["play", "--lang", "zh-Hans", "--tc", "10min"],
+            "参数错误：--tc 的值“10min”不对：应为 局时+每步加秒/步时",
+        ),
+    ] {
+        let out = jungle(locale, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {err}");
+        assert!(lines[0].starts_with(first), "{args:?}: {err}");
+        assert!(lines[1].starts_with("提示："), "{args:?}: {err}");
+        assert!(lines[1].contains("jungle play --help"), "{args:?}: {err}");
+    }
+    // English as it was: one line, clap's words.
+    let out = jungle("C", &["play", "--bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: unexpected argument '--bogus' found (see --help)\n"
+    );
+    let out = jungle("zh_CN.UTF-8", &["play", "--lang", "en", "--level", "0"]);
+    assert!(
+        stderr(&out).starts_with("error: invalid value '0' for '--level <LEVEL>'"),
+        "{}",
+        stderr(&out)
+    );
+    // Other commands are not touched.
+    let out = jungle("zh_CN.UTF-8", &["perft", "--bogus"]);
+    assert!(stderr(&out).starts_with("error: "), "{}", stderr(&out));
+}
+
+#[test]
+fn refused_combinations_are_said_in_the_players_language() {
+    let out = jungle(
+        "zh_CN.UTF-8",
+        &[
+            "play",
+            "--server",
+            "http://127.0.0.1:1",
+            "--fen",
+            "7/7/7/7/7/7/7/7/7 r",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("错误："), "{}", stderr(&out));
+    let out = jungle(
+        "zh_TW.UTF-8",
+        &["play", "--server", "http://127.0.0.1:1", "--name", "bob"],
+    );
+    assert_eq!(
+        stderr(&out),
+        "錯誤：--name 需要密碼：用 --password 或環境變數 JUNGLE_PASSWORD 給出\n"
+    );
+    let out = jungle(
+        "C",
+        &["play", "--server", "http://127.0.0.1:1", "--name", "bob"],
+    );
+    assert_eq!(
+        stderr(&out),
+        "error: --name needs a password: --password or JUNGLE_PASSWORD\n"
+    );
+}
