@@ -55,9 +55,10 @@ test('a guest plays the computer to the end', async () => {
   assert.equal(await page.locator('.board [data-sq="g3"] .piece.red[data-role="R"]').count(), 1);
   await shot(page, 'vs-ai');
 
-  // A draw offer at the start: the computer thinks it over and declines (it is not behind).
+  // A draw offer at the start: the computer thinks it over and declines (it is not behind),
+  // and the toast says who declined.
   await page.click('[data-test=draw-offer]');
-  await page.locator('#toasts .toast', { hasText: 'The draw offer was declined' }).waitFor();
+  await page.locator('#toasts .toast', { hasText: 'The computer declined the draw' }).waitFor();
   await page.waitForFunction(() => !document.querySelector('[data-test=draw-offer]').disabled);
 
   // Play on with a simple rushing strategy until the game ends (bounded).
@@ -93,14 +94,15 @@ test('a guest plays the computer to the end', async () => {
   await dlg.waitFor();
   const text = await dlg.innerText();
   assert.match(text, /(Red|Blue) wins|Draw/);
-  const reason = /entered the den|every animal of one side taken|one side could not move|resignation|no capture for too long/;
+  // What happened, said with its subject from the player's (Red's) side.
+  const reason = /Your \w+ entered Blue's den!|Blue's \w+ entered your den|Every one of (your|Blue's) animals was captured|could not move at all|You resigned|No animal was captured/;
   assert.match(text, reason);
   // A guest's game changes no score: no table of unchanged numbers.
   assert.equal(await dlg.locator('table.changes').count(), 0);
   await shot(page, 'vs-ai-end');
-  // The status line says the result with its reason: "Red wins (entered the den)".
+  // The status line says the result and what happened: "Red wins: Your rat entered Blue's den!".
   const status = await page.locator('[data-test=status]').innerText();
-  assert.match(status, /^(Red wins|Blue wins|Draw) \(/);
+  assert.match(status, /^(Red wins|Blue wins|Draw): /);
   assert.match(status, reason);
   assert.deepEqual(page.errors, []);
 });

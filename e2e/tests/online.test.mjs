@@ -90,9 +90,12 @@ test('two players register, pair by challenge link and play to a den win', async
   const textA = await endingText(alice.page);
   const textB = await endingText(bob.page);
   assert.match(textA, /Red wins/);
-  assert.match(textA, /entered the den/);
+  // What happened, with its subject, from each player's side.
+  assert.match(textA, /Your leopard entered Blue's den!/);
   assert.match(textA, /You won!/);
   assert.match(textB, /You lost/);
+  assert.match(textB, /Red's leopard entered your den/);
+  assert.equal(await bob.page.locator('[data-test=status]').innerText(), "Red wins: Red's leopard entered your den");
   assert.match(textA, /Casual games change no score/);
   // A casual game changes nothing: no table of unchanged numbers, on either side.
   assert.equal(await alice.page.locator('dialog.modal[open] table.changes').count(), 0);
@@ -304,7 +307,7 @@ test('the lobby pairs a seek; a dropped connection comes back by itself; a draw 
   for (const p of [red.page, blue.page]) {
     const text = await endingText(p);
     assert.match(text, /Draw/);
-    assert.match(text, /agreed by both players/);
+    assert.match(text, /Both players agreed to a draw/);
     // A rated game (the lobby's default for registered players) drawn after 4 plies: too
     // short to count, and the result says so.
     assert.match(text, /within 10 rounds change no score/);
@@ -372,8 +375,11 @@ test('quick pairing by time control, then a resignation', async () => {
   await bob.page.locator('dialog.modal[open]').getByText('Do you really want to resign?').waitFor();
   await bob.page.locator('dialog.modal[open] button.primary').click();
   const text = await endingText(alice.page);
-  assert.match(text, /resignation/);
+  // Who resigned is said: the other side (by its colour), not "you".
+  const bobColor = await bob.page.locator('.player.bottom .pinfo').getAttribute('data-color');
+  assert.match(text, new RegExp(`${bobColor === 'red' ? 'Red' : 'Blue'} resigned`));
   assert.match(text, /You won!/);
+  assert.match(await endingText(bob.page), /You resigned/);
   assert.deepEqual(alice.page.errors, []);
   assert.deepEqual(bob.page.errors, []);
 });

@@ -47,6 +47,9 @@ test('the language follows the browser, switches, and is remembered', async () =
   const me = await page.evaluate(() => window.jungle.store.user.name);
   await page.goto(`${BASE}/#/u/${encodeURIComponent(me)}`);
   await page.locator('[data-test=level]', { hasText: '入門' }).waitFor();
+  // The rating's "±" and the score are explained in plain words beside them.
+  assert.match(await page.locator('[data-test=rating]').innerText(), /^1500 ± 350$/);
+  assert.match(await page.locator('[data-test=stats-legend]').innerText(), /輸了扣 2 分[\s\S]*從 1500 開始[\s\S]*「±」後面的數越小，估計越準/);
   // A guest's generated name says "guest" itself: the heading does not say it again. The
   // window's title names the player too.
   assert.equal(await page.locator('main h1').innerText(), me.replace('Guest-', '訪客'));
@@ -131,6 +134,14 @@ test('a beginner starts gently: level 1 and no clock by default, and the help te
   await gameId(page);
   await page.waitForSelector('.board .sq.movable');
   assert.equal(await page.locator('.clock').count(), 0);
+  // Resigned, the result says who resigned, in plain words, in the dialog and the status.
+  await page.click('[data-test=resign]');
+  await page.locator('dialog.modal[open] [data-test=confirm-yes]').click();
+  const ending = await endingText(page);
+  assert.match(ending, /蓝方胜/);
+  assert.match(ending, /你输了/);
+  assert.equal(await page.locator('[data-test=end-reason]').innerText(), '你认输了');
+  assert.equal(await page.locator('[data-test=status]').innerText(), '蓝方胜：你认输了');
   assert.deepEqual(page.errors, []);
 });
 
@@ -437,7 +448,10 @@ test('a game finished by keyboard on the board: after Esc the replay keys work f
   await page.keyboard.press('ArrowUp');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.sq), 'd9');
   await page.keyboard.press('Enter');
-  assert.match(await endingText(page), /Red wins/);
+  const ending = await endingText(page);
+  assert.match(ending, /Red wins/);
+  // At one device both sides are named, and the animal that entered the den.
+  assert.equal(await page.locator('[data-test=end-reason]').innerText(), "Red's leopard entered Blue's den");
   await page.keyboard.press('Escape');
   await page.locator('dialog.modal[open]').waitFor({ state: 'detached' });
   // The focus is back on the board, where the replay keys step through the game.
@@ -553,6 +567,9 @@ test('the analysis board: load a position, moves checked by the server, evaluati
   const lines = page.locator('[data-test=lines] li');
   assert.equal(await lines.count(), 3);
   const score = (await page.locator('[data-test=eval]').textContent()).match(/^Evaluation: (\S+)/)[1];
+  // What the score and the depth mean is said beside them, for the side to move.
+  assert.equal(await page.locator('[data-test=eval-legend]').innerText(),
+    'Above 0, Red is ahead; below 0, behind; 3.00 is about one cat more. Depth: how many moves ahead the computer looked.');
   assert.equal(await lines.nth(0).locator('b').textContent(), score);
   const firsts = await lines.locator('.pv').evaluateAll((els) => els.map((e) => e.textContent.split(' ')[0]));
   assert.equal(new Set(firsts).size, 3, firsts.join(' / '));
@@ -931,4 +948,125 @@ test('on a phone the log out question, closed, leaves the menu open and the focu
   await page.keyboard.press('Escape');
   assert.equal(await menu.getAttribute('aria-expanded'), 'false');
   assert.deepEqual(page.errors, []);
+});
+
+test('help is a tap away from every screen, on a phone without opening the menu, and by keyboard', async () => {
+  const { page } = await openPlayer(browser, { locale: 'zh-CN', viewport: { width: 360, height: 640 }, isMobile: true, hasTouch: true });
+  const help = page.locator('#header [data-test=help]');
+  const screens = [
+    ['#/', '[data-test=start-ai]'], ['#/lobby', '#seek-tc'], ['#/leaderboard', 'table.games'], ['#/analysis', '#fen-input'], ['#/login', '[data-test=register-form]'],
+  ];
+  for (const [hash, ready] of screens) {
+    await page.goto(`${BASE}/${hash}`);
+    await page.locator(ready).waitFor();
+    // In the header's one row, beside the menu button (the menu stays closed).
+    const bb = await help.boundingBox();
+    const header = await page.locator('#header').boundingBox();
+    assert.ok(bb && bb.y >= header.y && bb.y + bb.height <= header.y + header.height && bb.x + bb.width <= 360, `${hash}: help at ${JSON.stringify(bb)}`);
+    assert.ok(bb.width >= 36 && bb.height >= 36, `${hash}: the help link is too small to tap: ${JSON.stringify(bb)}`);
+    assert.ok(header.height <= 56, `${hash}: the header is ${header.height}px high`);
+    assert.equal(await page.locator('[data-test=menu]').getAttribute('aria-expanded'), 'false');
+  }
+  // From a game too.
+  await page.goto(`${BASE}/#/`);
+  await page.locator('[data-test=start-hotseat]').tap();
+  await gameId(page);
+  assert.equal(await help.getAttribute('aria-label'), '帮助');
+  await help.tap();
+  await page.waitForURL((u) => u.hash === '#/help');
+  assert.equal(await page.locator('main h1').innerText(), '怎么玩？');
+  assert.equal(await page.title(), '怎么玩？ · 斗兽棋');
+  assert.equal(await help.getAttribute('aria-current'), 'page');
+  const text = await page.locator('main').innerText();
+  for (const said of ['先点一下自己的动物', '7-3 规则', '100 个回合', '1500', '3.00']) assert.ok(text.includes(said), `the help does not say ${said}`);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, 'the help page scrolls sideways');
+  await page.locator('.help .board .piece').first().waitFor();
+  await shot(page, 'phone-help');
+  // On a wide screen it says its name; the keyboard reaches and follows it.
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await page.goto(`${BASE}/#/leaderboard`);
+  await page.locator('table.games').waitFor();
+  assert.ok(await help.locator('.help-text').isVisible(), 'the help link does not say its name on a wide screen');
+  await help.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL((u) => u.hash === '#/help');
+  await page.selectOption('#lang-select', 'en');
+  await page.locator('main h1', { hasText: 'How to play' }).waitFor();
+  assert.match(await page.locator('[data-test=stats-legend]').innerText(), /everyone starts at 1500.*the smaller the number after ±, the surer the estimate/s);
+  assert.deepEqual(page.errors, []);
+});
+
+/** Where the toasts are in relation to the player's own bar and the board's bottom rank. */
+async function toastOverlaps(page) {
+  return page.evaluate(() => {
+    const boxes = [...document.querySelectorAll('#toasts .toast')].map((el) => el.getBoundingClientRect());
+    const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const out = [];
+    for (const [name, sel] of [['own bar', '.player.bottom'], ['bottom rank', '.board .row:last-child']]) {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      if (boxes.some((b) => meet(b, r))) out.push(name);
+    }
+    return { count: boxes.length, out };
+  });
+}
+
+test('toasts never cover the player\'s own bar or the board\'s bottom rank, on a phone or a desktop', async () => {
+  for (const [viewport, mobile] of [[{ width: 360, height: 640 }, true], [{ width: 390, height: 844 }, true], [{ width: 1280, height: 800 }, false]]) {
+    const { page, context } = await openPlayer(browser, { locale: 'zh-CN', viewport, isMobile: mobile, hasTouch: mobile });
+    await page.selectOption('#ai-tc', 'rapid');
+    await page.click('[data-test=start-ai]');
+    await gameId(page);
+    await page.locator('.board [data-sq="c3"].movable').waitFor();
+    // Two toasts at once: a move refused (into the water), then a hint.
+    await page.locator('.board [data-sq="c3"]').click();
+    await page.locator('.board [data-sq="c4"]').click();
+    await page.locator('#toasts .toast.error').waitFor();
+    await page.click('[data-test=hint]');
+    await page.locator('#toasts .toast', { hasText: '提示' }).waitFor();
+    const where = await toastOverlaps(page);
+    assert.equal(where.count, 2);
+    assert.deepEqual(where.out, [], `at ${viewport.width}×${viewport.height}`);
+    if (mobile) {
+      await shot(page, `phone-toast-${viewport.width}`);
+      // Taps go through a toast to what is under it (the header's menu button).
+      assert.equal(await page.locator('[data-test=menu]').evaluate((b) => {
+        const r = b.getBoundingClientRect();
+        return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('[data-test=menu]') === b;
+      }), true);
+    }
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  }
+});
+
+test('inviting a friend is on the home screen, worded unlike the lobby\'s open seek, and the game opens when the friend accepts', async () => {
+  const { page } = await openPlayer(browser, { locale: 'zh-CN', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const card = page.locator('[data-test=invite-card]');
+  assert.equal(await card.locator('h2').innerText(), '邀请好友（发链接）');
+  assert.match(await card.innerText(), /发给朋友/);
+  assert.equal(await card.locator('[data-test=create-challenge]').innerText(), '生成邀请链接');
+  await card.locator('#ch-color').selectOption('red');
+  await card.locator('[data-test=create-challenge]').tap();
+  const link = await card.locator('[data-test=challenge-link]').inputValue();
+  assert.match(link, /#\/c\/[^/]+$/);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, 'the home screen scrolls sideways');
+  const friend = await openPlayer(browser, { locale: 'zh-CN' });
+  await friend.page.goto(link);
+  await friend.page.locator('[data-test=challenge-color]', { hasText: '蓝方' }).waitFor();
+  await friend.page.click('[data-test=accept-challenge]');
+  const id = await gameId(page);
+  assert.equal(await gameId(friend.page), id);
+  assert.equal(await page.locator('.player.bottom .pinfo').getAttribute('data-color'), 'red');
+  // The lobby's open seek says something else: no 邀请 (invitation) in it.
+  await page.goto(`${BASE}/#/lobby`);
+  const seekCard = page.locator('section.card', { has: page.locator('[data-test=create-seek]') });
+  await seekCard.waitFor();
+  const seekText = await seekCard.innerText();
+  assert.match(seekText, /公开找对手/);
+  assert.doesNotMatch(seekText, /邀请/);
+  assert.doesNotMatch(await page.locator('table.seeks').innerText(), /邀请/);
+  assert.equal(await page.locator('[data-test=invite-card] h2').innerText(), '邀请好友（发链接）');
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(friend.page.errors, []);
+  await friend.context.close();
 });

@@ -98,6 +98,11 @@ function renderHeader() {
     h('div', { class: 'tools' },
       h('span', { class: `conn ${connState}`, 'data-test': 'conn', role: 'status', title: t(`conn_${connState}`) },
         connState === 'open' ? '' : t(`conn_${connState}`)),
+      // Help (the rules, what the numbers mean) from every screen, beside the menu on a phone.
+      h('a', {
+        class: 'button help-link', href: '#/help', 'data-test': 'help', 'aria-label': t('help'), title: t('help'),
+        'aria-current': route === '#/help' ? 'page' : false,
+      }, h('span', { class: 'q', 'aria-hidden': 'true' }, '?'), h('span', { class: 'help-text', 'aria-hidden': 'true' }, t('help'))),
       h('label', { class: 'sr-only', for: 'lang-select' }, t('language')),
       h('select', { id: 'lang-select', 'data-test': 'lang', onchange: (e) => setLang(e.target.value) },
         LANGS.map(([code, name]) => h('option', { value: code, selected: code === lang() }, name))),
@@ -226,8 +231,60 @@ function gameOver(id) {
   if (resume) resumeLinks(resume);
 }
 
-function home(root) {
+/** The rules as a child meets them, beside the start position with the ranks shown. */
+function howtoBody() {
   const startBoard = h('div', { class: 'howto-board' });
+  const body = h('div', { class: 'howto-body' },
+    h('ul', {}, ['howto_0', 'howto_1', 'howto_2', 'howto_3', 'howto_4', 'howto_5', 'howto_7', 'howto_6', 'howto_9', 'howto_8'].map((k) => h('li', {}, t(k)))),
+    startBoard);
+  new Board(startBoard).set({ pos: parseJfen(START_JFEN), showRanks: true });
+  return body;
+}
+
+/** What a player's score, level and rating mean, in plain words (profile, leaderboard, help). */
+function statsLegend() {
+  return h('div', { class: 'note legend', 'data-test': 'stats-legend' }, h('p', {}, t('legend_score')), h('p', {}, t('legend_rating')));
+}
+
+/** The help screen (`#/help`, linked from the header of every screen): the rules, the numbers. */
+function helpScreen(root) {
+  root.replaceChildren(h('div', { class: 'help' },
+    h('h1', {}, t('howto_title')), howtoBody(),
+    h('h2', {}, t('help_scores')), statsLegend(), h('p', { class: 'note' }, t('legend_eval_help'))));
+}
+
+/**
+ * The form that invites a friend by a link of their own (a challenge, `/#/c/{id}`), on the home
+ * screen and in the lobby: `{ el, off }`, `off` to stop hearing the server's answer.
+ */
+function inviteCard(big = false) {
+  const guest = Boolean(store.user && store.user.guest);
+  const chColor = h('select', { id: 'ch-color' }, ['random', 'red', 'blue'].map((c) => h('option', { value: c }, t(c === 'random' ? 'random_color' : c))));
+  const chTc = tcSelect('ch-tc', false);
+  // A game with a friend is casual unless asked otherwise; a guest's games are always casual.
+  const chRated = h('input', { type: 'checkbox', id: 'ch-rated', checked: false, disabled: guest, 'aria-describedby': guest ? 'ch-rated-note' : false });
+  const chOut = h('div', { class: 'challenge-out', 'aria-live': 'polite' });
+  const off = socket.on((m) => {
+    if (m.t !== 'challenge_created') return;
+    const link = `${location.origin}/#/c/${m.id}`;
+    expectingGame = true;
+    chOut.replaceChildren(h('p', {}, t('challenge_link')),
+      h('input', { readonly: true, value: link, 'data-test': 'challenge-link', 'aria-label': t('challenge_link'), onfocus: (e) => e.target.select() }),
+      h('button', { type: 'button', onclick: () => copyText(link, t('invite_link')) }, t('copy')),
+      localLinkNote());
+  });
+  const el = h('section', { class: 'card', 'aria-labelledby': 'h-invite', 'data-test': 'invite-card' },
+    h('h2', { id: 'h-invite' }, t('challenge_friend')),
+    h('p', {}, t('invite_lead')),
+    h('label', { for: 'ch-tc' }, t('time_control')), chTc,
+    h('label', { for: 'ch-color' }, t('your_color')), chColor,
+    h('label', { class: 'check' }, chRated, ` ${t('rated')}`), ratedGuestNote('ch-rated-note'),
+    h('button', { type: 'button', class: big ? 'primary big' : 'primary', 'data-test': 'create-challenge', onclick: () => socket.send({ t: 'challenge', tc: tcOf(chTc), rated: chRated.checked, color: chColor.value }) }, t('create_link')),
+    chOut);
+  return { el, off };
+}
+
+function home(root) {
   // Level 1, the gentlest, first: the home page is where beginners start. The ends say which is
   // easy and which is hard.
   const aiLevelLabel = (n) => t(n === 1 ? 'ai_level_easiest' : n === 10 ? 'ai_level_hardest' : 'ai_level_n', { n });
@@ -237,6 +294,7 @@ function home(root) {
     ['red', 'blue', 'random'].map((c) => h('label', {}, h('input', { type: 'radio', name: 'ai-color', value: c, checked: c === 'red' }), ` ${t(c === 'random' ? 'random_color' : c)}`)));
   const aiTc = tcSelect('ai-tc', true);
   const hsTc = tcSelect('hs-tc', true);
+  const invite = inviteCard(true);
   root.replaceChildren(h('div', { class: 'home' },
     h('h1', {}, t('home_title')),
     h('p', { class: 'lead' }, t('home_lead')),
@@ -265,6 +323,7 @@ function home(root) {
           type: 'button', class: 'primary big', 'data-test': 'start-hotseat',
           onclick: () => { const tc = tcOf(hsTc); startGame(tc ? { t: 'play_hotseat', tc } : { t: 'play_hotseat' }); },
         }, t('start'))),
+      invite.el,
       h('section', { class: 'card', 'aria-labelledby': 'h-on' },
         h('h2', { id: 'h-on' }, t('play_online')),
         h('p', {}, t('online_lead')),
@@ -273,14 +332,9 @@ function home(root) {
         }, t(`preset_${p.id}`, {}, p.id), h('small', {}, fmtTc(p.tc))))),
         h('a', { class: 'button', href: '#/lobby' }, t('open_lobby'))),
     ),
-    h('details', { class: 'card howto' }, h('summary', {}, t('howto_title')),
-      h('div', { class: 'howto-body' },
-        h('ul', {}, ['howto_0', 'howto_1', 'howto_2', 'howto_3', 'howto_4', 'howto_5', 'howto_7', 'howto_6', 'howto_9', 'howto_8'].map((k) => h('li', {}, t(k)))),
-        startBoard)),
+    h('details', { class: 'card howto' }, h('summary', {}, t('howto_title')), howtoBody()),
   ));
-  // The start position with the ranks shown, to look at while reading the rules.
-  const board = new Board(startBoard);
-  board.set({ pos: parseJfen(START_JFEN), showRanks: true });
+  return invite.off;
 }
 
 /**
@@ -302,11 +356,7 @@ function lobby(root) {
   const tc = tcSelect('seek-tc', false);
   const rated = h('input', { type: 'checkbox', id: 'seek-rated', checked: !guest, disabled: guest, 'aria-describedby': guest ? 'seek-rated-note' : false });
   const list = h('tbody', {});
-  const chColor = h('select', { id: 'ch-color' }, ['random', 'red', 'blue'].map((c) => h('option', { value: c }, t(c === 'random' ? 'random_color' : c))));
-  const chTc = tcSelect('ch-tc', false);
-  // A game with a friend is casual unless asked otherwise; a guest's games are always casual.
-  const chRated = h('input', { type: 'checkbox', id: 'ch-rated', checked: false, disabled: guest, 'aria-describedby': guest ? 'ch-rated-note' : false });
-  const chOut = h('div', { class: 'challenge-out', 'aria-live': 'polite' });
+  const invite = inviteCard();
   let mySeeks = new Set();
 
   function renderSeeks() {
@@ -331,14 +381,6 @@ function lobby(root) {
   const off = socket.on((m) => {
     if (m.t === 'seeks') { store.seeks = m.seeks || []; renderSeeks(); }
     if (m.t === 'seek_created') { mySeeks.add(m.id); expectingGame = true; toast(t('seek_waiting')); renderSeeks(); }
-    if (m.t === 'challenge_created') {
-      const link = `${location.origin}/#/c/${m.id}`;
-      expectingGame = true;
-      chOut.replaceChildren(h('p', {}, t('challenge_link')),
-        h('input', { readonly: true, value: link, 'data-test': 'challenge-link', 'aria-label': t('challenge_link'), onfocus: (e) => e.target.select() }),
-        h('button', { type: 'button', onclick: () => copyText(link, t('invite_link')) }, t('copy')),
-        localLinkNote());
-    }
     if (m.t === 'welcome') socket.send({ t: 'lobby' });
   });
   socket.send({ t: 'lobby' });
@@ -355,6 +397,7 @@ function lobby(root) {
         scrolling(h('table', { class: 'seeks' }, h('thead', {}, h('tr', {}, [t('time_control'), t('player'), ''].map((x) => h('th', { scope: 'col' }, x)))), list))),
       h('section', { class: 'card' },
         h('h2', {}, t('create_seek')),
+        h('p', {}, t('seek_lead')),
         h('label', { for: 'seek-tc' }, t('time_control')), tc,
         h('label', { class: 'check' }, rated, ` ${t('rated')}`), ratedGuestNote('seek-rated-note'),
         h('button', { type: 'button', class: 'primary', 'data-test': 'create-seek', onclick: () => startGame({ t: 'seek', tc: tcOf(tc), rated: rated.checked }) }, t('create_seek')),
@@ -362,16 +405,11 @@ function lobby(root) {
         h('div', { class: 'quick' }, store.presets.map((p) => h('button', {
           type: 'button', 'data-test': `quick-${p.id}`, onclick: () => startGame({ t: 'quick', tc: p.tc }),
         }, t(`preset_${p.id}`, {}, p.id), h('small', {}, fmtTc(p.tc)))))),
-      h('section', { class: 'card' },
-        h('h2', {}, t('challenge_friend')),
-        h('label', { for: 'ch-tc' }, t('time_control')), chTc,
-        h('label', { for: 'ch-color' }, t('your_color')), chColor,
-        h('label', { class: 'check' }, chRated, ` ${t('rated')}`), ratedGuestNote('ch-rated-note'),
-        h('button', { type: 'button', class: 'primary', 'data-test': 'create-challenge', onclick: () => socket.send({ t: 'challenge', tc: tcOf(chTc), rated: chRated.checked, color: chColor.value }) }, t('create_link')),
-        chOut))));
+      invite.el)));
   renderSeeks();
   return () => {
     off();
+    invite.off();
     // Leaving the lobby withdraws open seeks, unless one of them just became the game shown next.
     if (!location.hash.startsWith('#/g/')) for (const id of mySeeks) socket.send({ t: 'cancel_seek', id });
   };
@@ -476,7 +514,7 @@ async function profile(root, name) {
   }
   // Another screen was opened meanwhile.
   if (!root.isConnected) return;
-  const stat = (label, value, test) => h('div', { class: 'stat' }, h('dt', {}, label), h('dd', { 'data-test': test }, String(value)));
+  const stat = (label, value, test) => h('div', { class: 'stat' }, h('dt', {}, label), h('dd', { 'data-test': test }, value));
   const hist = h('tbody', {});
   const more = h('button', { type: 'button' }, t('more'));
   let before = null;
@@ -509,9 +547,10 @@ async function profile(root, name) {
     h('h1', {}, shownName(user.name)),
     h('dl', { class: 'stats' },
       stat(t('score'), user.score, 'score'), stat(t('level'), `${user.level} · ${levelName(user.level)}`, 'level'),
-      stat(t('coins'), user.coins, 'coins'), stat(t('rating'), `${Math.round(user.rating)} ± ${Math.round(user.rd || 0)}`, 'rating'),
+      stat(t('coins'), user.coins, 'coins'), stat(t('rating'), [`${Math.round(user.rating)} `, h('small', { class: 'nowrap' }, `± ${Math.round(user.rd || 0)}`)], 'rating'),
       stat(t('games'), user.games, 'games'), stat(t('wins_losses_draws'), `${user.wins} / ${user.losses} / ${user.draws}`, 'wld'),
       stat(t('escapes'), user.escapes, 'escapes'), stat(t('disconnects'), user.disconnects, 'disconnects')),
+    statsLegend(),
     h('h2', {}, t('game_history')),
     scrolling(h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('date'), t('color'), t('opponent'), t('result'), t('reason'), ''].map((x) => h('th', { scope: 'col' }, x)))), hist)),
     more,
@@ -560,7 +599,8 @@ function passwordForm() {
 async function leaderboard(root) {
   const body = h('tbody', {});
   root.replaceChildren(h('div', {}, h('h1', {}, t('nav_leaderboard')),
-    scrolling(h('table', { class: 'games' }, h('thead', {}, h('tr', {}, ['#', t('player'), t('level'), t('score'), t('rating'), t('games')].map((x) => h('th', { scope: 'col' }, x)))), body))));
+    scrolling(h('table', { class: 'games' }, h('thead', {}, h('tr', {}, ['#', t('player'), t('level'), t('score'), t('rating'), t('games')].map((x) => h('th', { scope: 'col' }, x)))), body)),
+    statsLegend()));
   try {
     const { users } = await api('GET', '/api/leaderboard');
     body.replaceChildren(...(users.length ? users.map((u, i) => h('tr', {},
@@ -655,6 +695,7 @@ function route() {
     case 'analysis': c = mountAnalysis(root, new URLSearchParams(query || '')); break;
     case 'u': profile(root, parts[1]); break;
     case 'leaderboard': leaderboard(root); break;
+    case 'help': helpScreen(root); break;
     case 'login': loginScreen(root, new URLSearchParams(query || '').get('next')); break;
     default: root.replaceChildren(h('p', {}, t('err_not_found')));
   }

@@ -2,7 +2,7 @@
 
 import { Board, animalChar, pieceHtml } from './board.js';
 import { parseJfen, applyMove, capturedPieces, resolveTyped, START_JFEN, printJfen, JfenError, positionProblems } from './jfen.js';
-import { t, lang, illegalText, errText, jfenText, shownName } from './i18n.js';
+import { t, lang, illegalText, errText, jfenText, shownName, endText } from './i18n.js';
 import { h, toast, announce, confirmDialog, modal, fmtClock, fmtTc, copyText, downloadText } from './ui.js';
 import { api } from './net.js';
 import * as sound from './sound.js';
@@ -245,7 +245,7 @@ export function mountGame(root, id, ctx) {
       h('span', { class: `swatch ${color}`, 'aria-hidden': 'true' }),
       h('span', { class: 'pname' },
         p && !p.ai_level && !p.guest ? h('a', { href: `#/u/${encodeURIComponent(p.name)}` }, playerName(p)) : playerName(p)),
-      p && !p.ai_level ? h('span', { class: 'prating' }, p.level ? t('level_n', { n: p.level }) : '', p.rating ? ` · ${Math.round(p.rating)}` : '') : null,
+      p && !p.ai_level ? h('span', { class: 'prating', title: t('prating_title') }, p.level ? t('level_n', { n: p.level }) : '', p.rating ? ` · ${Math.round(p.rating)}` : '') : null,
       // The other player's presence (one's own goes without saying: the header tells a lost connection).
       p && !p.ai_level && isLive() && g.you !== 'both' && g.you !== color ? h('span', {
         class: `presence ${online ? 'on' : 'off'}`, 'data-test': `presence-${color}`, title: online ? t('online') : t('offline'),
@@ -324,12 +324,22 @@ export function mountGame(root, id, ctx) {
   function statusText() {
     if (!g) return t('loading');
     if (g.status !== 'live') {
-      return resultText(g.result).line;
+      // Who won, and what happened, with its subject: "Blue wins: Blue's rat entered your den".
+      const r = resultText(g.result);
+      return g.result && g.result.reason !== 'aborted' ? t('labelled', { label: r.title, text: endingSentence(g.result) }) : r.line;
     }
     const me = myColor();
     if (g.you === 'both') return t('turn_of', { side: t(g.turn) });
     if (!me) return t('watching_turn', { side: t(g.turn) });
     return g.turn === me ? t('your_turn') : t('their_turn');
+  }
+
+  /** What ended the game, said from the viewer's side, the den's animal named (i18n endText). */
+  function endingSentence(result) {
+    // The animal on the den it entered, in the final position.
+    const end = positions[positions.length - 1];
+    const inDen = end && result && result.winner && end.board.get(result.winner === 'red' ? 'd9' : 'd1');
+    return endText(result, { you: myColor(), animal: inDen ? inDen.role : null, rules: g && g.rules });
   }
 
   function btn(label, onclick, test, extra = {}) {
@@ -610,7 +620,7 @@ export function mountGame(root, id, ctx) {
   function showEnding(result, changes) {
     const r = resultText(result);
     const me = myColor();
-    const body = h('div', { class: 'ending' }, h('p', { class: 'reason', 'data-test': 'end-reason' }, r.reason));
+    const body = h('div', { class: 'ending' }, h('p', { class: 'reason', 'data-test': 'end-reason' }, endingSentence(result)));
     if (me && result.winner) body.prepend(h('p', { class: `verdict ${result.winner === me ? 'win' : 'loss'}` }, result.winner === me ? t('you_won') : t('you_lost')));
     // An aborted game changes nothing: no table of changes.
     const seats = result.reason === 'aborted' ? [] : me ? [me] : ['red', 'blue'];
@@ -713,7 +723,7 @@ export function mountGame(root, id, ctx) {
       case 'draw_declined':
         if (!g) return;
         g.draw_offer = null;
-        if (!msg.by || msg.by !== myColor()) toast(t('draw_declined'));
+        if (!msg.by || msg.by !== myColor()) toast(opponentIsAi() ? t('draw_declined_ai') : t('draw_declined'));
         render();
         break;
       case 'presence':
@@ -738,7 +748,7 @@ export function mountGame(root, id, ctx) {
         viewPly = positions.length - 1;
         ended = msg;
         sound.play('end');
-        announce(resultText(msg.result).line);
+        announce(statusText());
         render();
         showEnding(msg.result, msg.changes);
         break;
@@ -846,11 +856,13 @@ function evalView(r, pos) {
   const about = [t('eval_for', { side: t(pos.turn) }), t('depth_n', { n: r.depth || 0 })].join(t('comma'));
   const head = h('div', { class: 'eval-score', 'data-test': 'eval' }, t('labelled', { label: t('evaluation'), text: scoreText(r.score, pos) }),
     h('small', {}, t('parenthesized', { text: '', note: about })));
+  // What the numbers mean, in plain words, for the side they are counted for.
+  const legend = h('p', { class: 'note legend', 'data-test': 'eval-legend' }, t('legend_eval', { side: t(pos.turn) }));
   const lines = r.lines || [];
-  if (lines.length <= 1) return [head, h('div', { class: 'pv', 'data-test': 'pv' }, t('labelled', { label: t('best_line'), text: lineText(r.pv, pos) || '—' }))];
+  if (lines.length <= 1) return [head, legend, h('div', { class: 'pv', 'data-test': 'pv' }, t('labelled', { label: t('best_line'), text: lineText(r.pv, pos) || '—' }))];
   // Several lines asked for: the best moves (the first is the best line), each with its score
   // and the start of its line.
-  return [head, h('div', { class: 'lines-head' }, t('best_moves')),
+  return [head, legend, h('div', { class: 'lines-head' }, t('best_moves')),
     h('ol', { class: 'lines', 'data-test': 'lines' }, ...lines.map((l) => h('li', {},
       h('b', {}, scoreText(l.score, pos)), ' ',
       h('span', { class: 'pv' }, lineText(l.pv.slice(0, LINE_MOVES), pos) + (l.pv.length > LINE_MOVES ? ' …' : '')))))];

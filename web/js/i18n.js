@@ -105,6 +105,37 @@ function codedText(prefix, report) {
   return t(`${prefix}${report.code}`, params);
 }
 
+const OTHER = { red: 'blue', blue: 'red' };
+
+/**
+ * What ended a game, said with its subject in plain words: whose animal entered whose den, who
+ * resigned, whose time ran out. `result`: the server's `{winner, reason}`; `you`: the viewer's
+ * side (`red`/`blue`; anything else names both sides by colour); `animal`: the letter of the
+ * animal that made the last move (a den entry names it); `rules`: the game's rule set (the
+ * no-capture draw's count, RULES §6.4 and §9).
+ */
+export function endText(result, { you, animal, rules } = {}) {
+  if (!result) return '';
+  const reason = String(result.reason).replace('-', '_');
+  if (reason === 'draw_plies') {
+    const n = /(?:^|,)draw_plies=(\d+)/.exec(rules || '');
+    return t('end_draw_plies', { n: Math.ceil((n ? Number(n[1]) : 200) / 2) });
+  }
+  if (reason === 'agreed') return t('end_agreed');
+  const winner = result.winner;
+  // Said of the side that lost; an unknown reason (or a den entry whose animal is unknown) by
+  // its short words.
+  if (!(winner in OTHER) || !M[`end_${reason}`] || (reason === 'den' && !M[`animal_${animal}`])) return t(`reason_${reason}`);
+  const loser = OTHER[winner];
+  if (reason === 'den') {
+    const a = t(`animal_${animal}`);
+    if (you === winner) return t('end_den_yours', { animal: a, side: t(loser) });
+    if (you === loser) return t('end_den_theirs', { animal: a, side: t(winner) });
+    return t('end_den', { animal: a, side: t(winner), other: t(loser) });
+  }
+  return you === loser ? t(`end_${reason}_you`) : t(`end_${reason}`, { side: t(loser) });
+}
+
 /** "That move is not allowed: <why>" in the current language (plain "not allowed" without a why it knows). */
 export function illegalText(why) {
   const text = whyText(why);
