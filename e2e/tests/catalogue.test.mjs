@@ -37,7 +37,7 @@ test('every dynamic key family has all its members', () => {
     ...['water', 'trap_red', 'trap_blue', 'den_red', 'den_blue'].map((x) => `terrain_${x}`),
     ...['open', 'connecting', 'closed'].map((x) => `conn_${x}`),
     ...['not_found', 'unauthorized', 'rate_limited', 'not_your_turn', 'not_your_game', 'spectator', 'wrong_ply', 'illegal_move', 'game_over', 'bad_request', 'too_large', 'bad_json',
-      'abort_too_late', 'no_draw_offer', 'takeback_ai_only', 'nothing_to_take_back', 'game_not_over', 'already_rematched', 'own_offer', 'challenger_offline', 'opponent_offline', 'too_many_games']
+      'abort_too_late', 'no_draw_offer', 'takeback_ai_only', 'nothing_to_take_back', 'game_not_over', 'already_rematched', 'own_offer', 'challenger_offline', 'opponent_offline', 'too_many_games', 'shutting_down']
       .map((c) => `err_${c}`),
     // The browser's own JFEN reader (web/js/jfen.js) and the server's position problems.
     ...['fields', 'ranks', 'char', 'rank_files', 'turn', 'counters', 'move_number_zero', 'too_long'].map((c) => `jfen_${c}`),
@@ -51,6 +51,32 @@ test('the catalogue is the shared file, and the terminal client\'s entries are i
   const file = JSON.parse(fs.readFileSync(path.join(web, 'messages.json'), 'utf8'));
   assert.deepEqual(Object.keys(CATALOGUE), Object.keys(file));
   assert.ok(Object.keys(file).filter((k) => k.startsWith('tui_')).length > 20);
+  // `jungle play`'s command line (its help and refusals) too, and no second catalogue beside it.
+  assert.ok(Object.keys(file).filter((k) => k.startsWith('cli_play_')).length > 30);
+  assert.equal(fs.existsSync(path.join(web, '..', 'crates', 'jungle-tui', 'messages.json')), false);
+});
+
+test('every WebSocket error code doc/protocol.md lists has its own text', () => {
+  const doc = fs.readFileSync(path.join(web, '..', 'doc', 'protocol.md'), 'utf8');
+  const list = doc.split('Errors (`code`):')[1].split('HTTP error codes')[0];
+  const codes = [...list.matchAll(/`(\w+)`/g)].map((m) => m[1]);
+  assert.ok(codes.includes('shutting_down') && codes.length >= 20, codes.join(','));
+  assert.deepEqual(codes.filter((c) => !(`err_${c}` in CATALOGUE)), []);
+});
+
+test('a refusal while the server restarts, a lapsed draw offer and changes still to come read in each language', () => {
+  const e = { code: 'shutting_down', message: 'the server is restarting: nothing was changed, send it again once it is back' };
+  for (const [lang, restart, lapsed, pending] of [
+    ['en', /restarting: nothing was changed\. Try again once it is back/, /your draw offer has lapsed/, /will show here once it is stored/],
+    ['zh-Hans', /服务器正在重启.*再试一次/, /你的和棋提议已失效/, /正在保存结果/],
+    ['zh-Hant', /伺服器正在重新啟動.*再試一次/, /你的和棋提議已失效/, /正在儲存結果/],
+  ]) {
+    setLang(lang);
+    assert.match(errText(e), restart);
+    assert.match(t('draw_lapsed'), lapsed);
+    assert.match(t('changes_pending'), pending);
+  }
+  setLang('zh-Hans');
 });
 
 test('each entry has three non-empty translations with the same parameters', () => {

@@ -1,6 +1,6 @@
 // Two players in two browser contexts: register, pair through a challenge link, play to a den
 // win, replay it; then pair through the lobby, lose and regain a connection mid-game, and agree
-// a draw.
+// a draw (an offer lapsing first).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -299,6 +299,19 @@ test('the lobby pairs a seek; a dropped connection comes back by itself; a draw 
   await clickMove(blue.page, 'a6a5');
   await waitMoves(red.page, 4);
 
+  // An offer lapses when a move is played: Red offers, then moves instead of waiting. Red is
+  // told so (Blue, who never answered, is not), and the offer is gone from both screens.
+  await red.page.click('[data-test=draw-offer]');
+  await blue.page.locator('[data-test=draw-accept]').waitFor();
+  await clickMove(red.page, 'g5g6');
+  await red.page.locator('.toast', { hasText: 'your draw offer has lapsed' }).waitFor();
+  await blue.page.locator('[data-test=draw-accept]').waitFor({ state: 'hidden' });
+  assert.equal(await blue.page.locator('.toast', { hasText: 'lapsed' }).count(), 0);
+  assert.equal(await red.page.locator('[data-test=draw-offer]').isDisabled(), false);
+  await waitMoves(blue.page, 5);
+  await clickMove(blue.page, 'a5a4');
+  await waitMoves(red.page, 6);
+
   // Draw by agreement: Blue offers, Red accepts.
   await blue.page.click('[data-test=draw-offer]');
   await red.page.locator('[data-test=draw-accept]').waitFor();
@@ -312,6 +325,20 @@ test('the lobby pairs a seek; a dropped connection comes back by itself; a draw 
     // short to count, and the result says so.
     assert.match(text, /within 10 rounds change no score/);
   }
+  await closeDialog(red.page);
+
+  // A result the database stored late (an outage cannot be staged here: the server's two
+  // messages as it sends them then). `ended` without changes says they will follow; the
+  // `changes` after it fills in the result, still open, and the players' boxes.
+  const inject = (m) => red.page.evaluate((text) => window.jungle.socket.ws.dispatchEvent(new MessageEvent('message', { data: text })), JSON.stringify(m));
+  await inject({ t: 'ended', game: id, result: { winner: null, reason: 'agreed' }, changes: { red: null, blue: null }, timeouts: { red: 0, blue: 0 } });
+  await red.page.locator('dialog.modal[open] [data-test=changes-pending]', { hasText: 'will show here once it is stored' }).waitFor();
+  const change = { score_before: 0, score_after: 0, level_before: 1, level_after: 1, coins_before: 100, coins_after: 100, rating_before: 1500, rating_after: 1512 };
+  await inject({ t: 'changes', game: id, changes: { red: change, blue: { ...change, rating_after: 1488 } } });
+  await red.page.locator('dialog.modal[open] [data-test=changes-red]', { hasText: '1512' }).waitFor();
+  assert.equal(await red.page.locator('dialog.modal[open] [data-test=changes-pending]').count(), 0);
+  await red.page.locator('.pinfo[data-color=red] .prating', { hasText: '1512' }).waitFor();
+  await red.page.locator('.pinfo[data-color=blue] .prating', { hasText: '1488' }).waitFor();
   await closeDialog(red.page);
 
   // Log out (confirmed), come back as a guest, log in again.

@@ -81,6 +81,8 @@ export function mountGame(root, id, ctx) {
   let hint = null;
   let hintBusy = false;
   let ended = null;
+  // The result dialog's part that says what the game changed (a `changes` message redraws it).
+  let endingChanges = null;
   let destroyed = false;
   // The open confirmations (abort, resign): each closed once what it asks is no longer possible.
   const asking = new Map();
@@ -622,28 +624,8 @@ export function mountGame(root, id, ctx) {
     const me = myColor();
     const body = h('div', { class: 'ending' }, h('p', { class: 'reason', 'data-test': 'end-reason' }, endingSentence(result)));
     if (me && result.winner) body.prepend(h('p', { class: `verdict ${result.winner === me ? 'win' : 'loss'}` }, result.winner === me ? t('you_won') : t('you_lost')));
-    // An aborted game changes nothing: no table of changes.
-    const seats = result.reason === 'aborted' ? [] : me ? [me] : ['red', 'blue'];
-    // Nor one where nothing changed (a casual or a guest's game, one too short to count): its
-    // note says why.
-    const FIELDS = ['score', 'level', 'coins', 'rating'];
-    const changed = (ch) => FIELDS.some((f) => ch[`${f}_before`] != null && Math.round(ch[`${f}_after`]) !== Math.round(ch[`${f}_before`]));
-    for (const c of seats) {
-      const ch = changes && changes[c];
-      if (!ch || !changed(ch)) continue;
-      const row = (label, a, b) => (a === undefined || a === null ? null
-        : h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, String(Math.round(a))), h('td', {}, '→'), h('td', {}, String(Math.round(b))),
-          h('td', { class: b > a ? 'up' : b < a ? 'down' : '' }, b === a ? '±0' : `${b > a ? '+' : ''}${Math.round(b - a)}`)));
-      body.append(h('table', { class: 'changes', 'data-test': `changes-${c}` },
-        h('caption', {}, seats.length > 1 ? t(c) : t('your_changes')),
-        h('tbody', {}, row(t('score'), ch.score_before, ch.score_after), row(t('level'), ch.level_before, ch.level_after),
-          row(t('coins'), ch.coins_before, ch.coins_after), row(t('rating'), ch.rating_before, ch.rating_after))));
-    }
-    const unchanged = changes && seats.every((c) => !changes[c] || changes[c].score_after === changes[c].score_before);
-    // A rated game too short to count, won or drawn (an aborted one has its own reason).
-    if (result.reason !== 'aborted' && unchanged && g && g.moves.length <= 20 && g.rated) {
-      body.append(h('p', { class: 'note', 'data-test': 'short-game-note' }, t('short_game_note')));
-    }
+    endingChanges = h('div', { 'data-test': 'ending-changes', 'aria-live': 'polite' }, changesPart(result, changes));
+    body.append(endingChanges);
     if (g && !g.rated && result.reason !== 'aborted') body.append(h('p', { class: 'note', 'data-test': 'casual-note' }, t('casual_note')));
     const buttons = [{ label: t('close'), value: 'close', primary: true }];
     if (canRematch()) buttons.unshift({ label: rematchBy && rematchBy !== g.you ? t('accept_rematch') : t('rematch'), value: 'rematch' });
@@ -653,6 +635,43 @@ export function mountGame(root, id, ctx) {
       if (v === 'rematch') socket.send({ t: 'rematch', game: id });
       if (v === 'new') location.hash = '#/';
     });
+  }
+
+  /**
+   * What a game changed, for the result dialog: a table for each seat shown where something
+   * changed, the note of a rated game too short to count, or, while the result is not stored
+   * yet (both seats of a game between people without changes), that they will follow.
+   */
+  function changesPart(result, changes) {
+    const me = myColor();
+    // An aborted game changes nothing: no table of changes.
+    const seats = result.reason === 'aborted' ? [] : me ? [me] : ['red', 'blue'];
+    const people = g && g.you !== 'both' && !(g.red && g.red.ai_level) && !(g.blue && g.blue.ai_level);
+    if (seats.length && people && !(changes && (changes.red || changes.blue))) {
+      return [h('p', { class: 'note', 'data-test': 'changes-pending' }, t('changes_pending'))];
+    }
+    // Nor one where nothing changed (a casual or a guest's game, one too short to count): its
+    // note says why.
+    const FIELDS = ['score', 'level', 'coins', 'rating'];
+    const changed = (ch) => FIELDS.some((f) => ch[`${f}_before`] != null && Math.round(ch[`${f}_after`]) !== Math.round(ch[`${f}_before`]));
+    const out = [];
+    for (const c of seats) {
+      const ch = changes && changes[c];
+      if (!ch || !changed(ch)) continue;
+      const row = (label, a, b) => (a === undefined || a === null ? null
+        : h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, String(Math.round(a))), h('td', {}, '→'), h('td', {}, String(Math.round(b))),
+          h('td', { class: b > a ? 'up' : b < a ? 'down' : '' }, b === a ? '±0' : `${b > a ? '+' : ''}${Math.round(b - a)}`)));
+      out.push(h('table', { class: 'changes', 'data-test': `changes-${c}` },
+        h('caption', {}, seats.length > 1 ? t(c) : t('your_changes')),
+        h('tbody', {}, row(t('score'), ch.score_before, ch.score_after), row(t('level'), ch.level_before, ch.level_after),
+          row(t('coins'), ch.coins_before, ch.coins_after), row(t('rating'), ch.rating_before, ch.rating_after))));
+    }
+    const unchanged = changes && seats.every((c) => !changes[c] || changes[c].score_after === changes[c].score_before);
+    // A rated game too short to count, won or drawn (an aborted one has its own reason).
+    if (result.reason !== 'aborted' && unchanged && g && g.moves.length <= 20 && g.rated) {
+      out.push(h('p', { class: 'note', 'data-test': 'short-game-note' }, t('short_game_note')));
+    }
+    return out;
   }
 
   function onMessage(msg) {
@@ -725,6 +744,23 @@ export function mountGame(root, id, ctx) {
         g.draw_offer = null;
         if (!msg.by || msg.by !== myColor()) toast(opponentIsAi() ? t('draw_declined_ai') : t('draw_declined'));
         render();
+        break;
+      case 'draw_lapsed':
+        // After the ply's `moved` (which cleared the offer): said once, to the player whose
+        // offer it was, unless that ply ended the game (its `ended` follows and says more).
+        if (!g) return;
+        g.draw_offer = null;
+        if (msg.by === myColor() && isLive() && (g.legal || []).length) toast(t('draw_lapsed'));
+        render();
+        break;
+      case 'changes':
+        // The result was stored after `ended`: what it changed, in the players' boxes and in
+        // the result dialog if it is still open.
+        if (!g) return;
+        g.changes = msg.changes || null;
+        applyChanges(g.changes);
+        render();
+        if (endingChanges && endingChanges.isConnected && g.result) endingChanges.replaceChildren(...changesPart(g.result, g.changes));
         break;
       case 'presence':
         if (!g) return;

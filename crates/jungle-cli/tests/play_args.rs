@@ -153,3 +153,19 @@ fn refused_combinations_are_said_in_the_players_language() {
         "error: --name needs a password: --password or JUNGLE_PASSWORD\n"
     );
 }
+
+#[test]
+fn the_command_list_says_play_as_its_help_does() {
+    // `jungle --help` lists `play` with main.rs's doc comment (the one text of `jungle play`
+    // the catalogue cannot set: the list is drawn before the command is known); it is the
+    // catalogue's English `cli_play_about`, which `jungle play --help` shows.
+    let about = jungle_tui::i18n::text(jungle_tui::Lang::En, "cli_play_about");
+    let list = stdout(&jungle("C", &["--help"]));
+    let line = list
+        .lines()
+        .find(|l| l.trim_start().starts_with("play "))
+        .unwrap_or_else(|| panic!("no play in:\n{list}"));
+    assert_eq!(line.trim_start()["play".len()..].trim(), about, "{list}");
+    let help = stdout(&jungle("C", &["play", "--help"]));
+    assert!(help.starts_with(about), "{help}");
+}

@@ -158,6 +158,26 @@ fn two_clients_play_each_other_through_the_server() {
     watcher.keys(&["q"]);
     watcher.assert_exited_cleanly();
 
+    // Red offers a draw; Blue plays on instead of answering: the offer lapses, and Red (only)
+    // is told so.
+    red.keys("=");
+    until(&mut [&mut *red, &mut *blue], "the offer", |c| {
+        c.iter().all(|c| c.app.online.draw_offer.is_some())
+    });
+    blue.typed_move("a6a5");
+    let lapsed = "The game moved on: your draw offer has lapsed";
+    until(&mut [&mut *red, &mut *blue], "the lapse", |c| {
+        c.iter().all(|c| c.app.game.len() == 4)
+            && c[0].app.status.as_ref().is_some_and(|s| s.text == lapsed)
+    });
+    assert_eq!(red.app.online.draw_offer, None);
+    assert_eq!(blue.app.online.draw_offer, None);
+    assert!(
+        blue.app.status.as_ref().is_none_or(|s| s.text != lapsed),
+        "{:?}",
+        blue.app.status
+    );
+
     // A move for a wrong ply is refused by the server and shown in the player's words.
     red.conn.send(send::play(&id, 7, "a6a5"));
     until(&mut [&mut *red], "the refusal", |c| {

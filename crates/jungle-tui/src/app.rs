@@ -8,7 +8,8 @@ use crate::i18n::{
     RecordProblem,
 };
 use crate::proto::{
-    send, Clocks, GameResult, GameState, OpenSeek, Seat, ServerMsg, Side, TimeControl, Timeouts,
+    send, Changes, Clocks, GameResult, GameState, OpenSeek, Seat, ServerMsg, Side, TimeControl,
+    Timeouts,
 };
 use jungle::{
     Bitboard, Color, Game, GameRecord, Jfen, Move, MoveText, Position, Rules, San, Square,
@@ -248,6 +249,12 @@ pub struct OnlineState {
     pub quit_armed: bool,
     /// The account is a guest's (from `welcome`): it cannot come back once the program ends.
     pub guest: bool,
+    /// What the finished game changed for its players (as `ended`, the game's state or the
+    /// `changes` that followed told it).
+    pub changes: Option<Changes>,
+    /// The game ended while the database did not take its result: its changes follow in a
+    /// `changes` message (see [`App::changes_lines`]).
+    pub changes_pending: bool,
 }
 
 /// The whole client state.
@@ -502,6 +509,47 @@ impl App {
             None => self.t(Msg::Draw).to_string(),
         };
         Some(self.lang.aside(&head, reason))
+    }
+
+    /// What the finished online game changed for this client's player, one line for each of
+    /// their score, level, coins and rating that changed (e.g. `Score: 10 → 12 (+2)`), or that
+    /// it will be said once the result is stored; nothing for spectators, at one keyboard, or
+    /// where nothing changed (a casual game, one too short to count).
+    pub fn changes_lines(&self) -> Vec<String> {
+        let me = match self.online.you {
+            Some(Seat::Red) => Color::Red,
+            Some(Seat::Blue) => Color::Blue,
+            _ => return Vec::new(),
+        };
+        if self.online.result.is_none() {
+            return Vec::new();
+        }
+        if self.online.changes_pending {
+            return vec![self.t(Msg::ChangesPending).to_string()];
+        }
+        let Some(c) = self.online.changes.and_then(|c| c.of(me)) else {
+            return Vec::new();
+        };
+        let rows = [
+            (Msg::Score, c.score_before, c.score_after),
+            (Msg::Level, c.level_before, c.level_after),
+            (Msg::Coins, c.coins_before, c.coins_after),
+            (
+                Msg::Rating,
+                c.rating_before.round() as i64,
+                c.rating_after.round() as i64,
+            ),
+        ];
+        rows.iter()
+            .filter(|(_, before, after)| before != after)
+            .map(|&(label, before, after)| {
+                let text = self.lang.aside(
+                    &format!("{before} → {after}"),
+                    format!("{:+}", after - before),
+                );
+                Msg::Labelled.fill(self.lang, &[("label", &self.t(label)), ("text", &text)])
+            })
+            .collect()
     }
 
     /// The label of a seat's player, e.g. `You`, `Computer (level 3)`, a server name (whether
@@ -1540,6 +1588,19 @@ impl App {
                     self.info(Msg::DrawDeclined);
                 }
             }
+            ServerMsg::DrawLapsed { game, by } if is_ours(self, &game) => {
+                // After the ply's `moved` (which cleared the offer already): said to the player
+                // whose offer it was, once (not at one keyboard, where both offered nothing
+                // apart, nor to spectators). A ply that ends the game is said by its `ended`.
+                self.online.draw_offer = None;
+                let ours = matches!(
+                    (self.online.you, by),
+                    (Some(Seat::Red), Side::Red) | (Some(Seat::Blue), Side::Blue)
+                );
+                if ours && self.game.outcome().is_none() {
+                    self.info(Msg::DrawLapsed);
+                }
+            }
             ServerMsg::Presence { game, red, blue } if is_ours(self, &game) => {
                 self.online.presence = [red, blue];
             }
@@ -1547,7 +1608,16 @@ impl App {
                 game,
                 result,
                 timeouts,
+                changes,
             } if is_ours(self, &game) => {
+                // Changes for nobody, in a game between two people apart (whose seats each have
+                // theirs): the result is not stored yet, and a `changes` message follows.
+                let people = self.online.you != Some(Seat::Both)
+                    && self.online.ai_levels.iter().all(Option::is_none);
+                self.online.changes_pending = people
+                    && result.reason != "aborted"
+                    && changes.is_none_or(|c| c.red.is_none() && c.blue.is_none());
+                self.online.changes = changes;
                 // `ended` has no clocks: they stop where they were counted down to, not at the
                 // last report (which would put back the time used since).
                 self.stop_clocks(now);
@@ -1560,6 +1630,10 @@ impl App {
                 if let Some(r) = self.result_text() {
                     self.info_text(r);
                 }
+            }
+            ServerMsg::Changes { game, changes } if is_ours(self, &game) => {
+                self.online.changes = Some(changes);
+                self.online.changes_pending = false;
             }
             ServerMsg::RematchOffered { game, by } if is_ours(self, &game) => {
                 let side = if by == "red" { Side::Red } else { Side::Blue };
@@ -1657,6 +1731,12 @@ impl App {
         self.online.result = st.result.filter(|_| st.status != "live");
         self.online.draw_offer = st.draw_offer;
         self.online.presence = st.presence.map_or([true, true], |p| [p.red, p.blue]);
+        // Still pending (a state asked for again before the `changes` came) until it says them.
+        let told = st
+            .changes
+            .is_some_and(|c| c.red.is_some() || c.blue.is_some());
+        self.online.changes_pending &= !new_game && !told && st.status != "live";
+        self.online.changes = st.changes;
         self.online.waiting = false;
         self.online.seeks.clear();
         self.selected = None;

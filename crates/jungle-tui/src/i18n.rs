@@ -1,15 +1,11 @@
 //! The message catalogue: every text the terminal client shows, in English, Simplified Chinese
 //! and Traditional Chinese. Nothing user-facing is written inline anywhere else.
 //!
-//! The texts live in `web/messages.json`, the one catalogue of both clients: the browser client
-//! fetches it and this crate embeds it at compile time. Each entry is `[简体中文, 繁體中文,
-//! English]`; `{name}` marks a parameter. The terminal client's own entries start with `tui_`;
-//! where the two clients say the same thing they share the entry.
-//!
-//! `crates/jungle-tui/messages.json` (same form) holds terminal entries not yet in the shared
-//! file, and the terminal's own wording of some of its `tui_` entries: each of its entries is a
-//! `tui_` one and takes the place of the shared entry of that key. Moving them into
-//! `web/messages.json` (and emptying this file) changes nothing on screen.
+//! The texts live in `web/messages.json`, the one catalogue of both clients (and of `jungle
+//! play`'s command line): the browser client fetches it and this crate embeds it at compile
+//! time. Each entry is `[简体中文, 繁體中文, English]`; `{name}` marks a parameter. The terminal
+//! client's own entries start with `tui_`, `jungle play`'s command line's with `cli_play_`
+//! ([`text`]); where the two clients say the same thing they share the entry.
 
 use jungle::{Color, Illegal, Role, Termination};
 use std::collections::HashMap;
@@ -20,23 +16,11 @@ use std::sync::OnceLock;
 /// The shared catalogue, as the browser client serves it.
 const CATALOGUE_JSON: &str = include_str!("../../../web/messages.json");
 
-/// The terminal client's entries that are not (yet) in the shared catalogue, or that it words
-/// its own way: all `tui_` ones, each taking the place of the shared entry of its key.
-const TERMINAL_JSON: &str = include_str!("../messages.json");
-
-/// The parsed catalogue: key to `[简体中文, 繁體中文, English]`, the shared entries with the
-/// terminal's own over them. Its tests prove that both parse; were one ever unreadable, its texts
-/// would fall back to the other's or to their keys rather than stop the client.
+/// The parsed catalogue: key to `[简体中文, 繁體中文, English]`. Its tests prove that it parses;
+/// were it ever unreadable, its texts would fall back to their keys rather than stop the client.
 fn catalogue() -> &'static HashMap<String, [String; 3]> {
     static CATALOGUE: OnceLock<HashMap<String, [String; 3]>> = OnceLock::new();
-    CATALOGUE.get_or_init(|| {
-        let mut cat: HashMap<String, [String; 3]> =
-            serde_json::from_str(CATALOGUE_JSON).unwrap_or_default();
-        let own: HashMap<String, [String; 3]> =
-            serde_json::from_str(TERMINAL_JSON).unwrap_or_default();
-        cat.extend(own);
-        cat
-    })
+    CATALOGUE.get_or_init(|| serde_json::from_str(CATALOGUE_JSON).unwrap_or_default())
 }
 
 /// The text of catalogue entry `key` in `lang`, if there is one.
@@ -47,6 +31,19 @@ fn lookup(lang: Lang, key: &str) -> Option<&'static str> {
 /// The text of catalogue entry `key` in `lang`, or the key itself when the entry is missing.
 fn entry(lang: Lang, key: &'static str) -> &'static str {
     lookup(lang, key).unwrap_or(key)
+}
+
+/// The text of catalogue entry `key` in `lang`, for texts looked up by key rather than through
+/// [`Msg`] (`jungle play`'s command line: its `cli_play_…` entries); the key itself when the
+/// catalogue lacks it (its users' tests prove every key they use is there). Fill its
+/// `{parameters}` with [`fill`].
+pub fn text(lang: Lang, key: &'static str) -> &'static str {
+    entry(lang, key)
+}
+
+/// Whether the catalogue has an entry `key` (for tests of the texts looked up by key).
+pub fn has_entry(key: &str) -> bool {
+    catalogue().contains_key(key)
 }
 
 /// A display language.
@@ -273,6 +270,13 @@ messages! {
     OtherSeeks => "tui_other_seeks";
     ErrorLine => "tui_error": "msg";
     Detail => "tui_detail": "msg";
+    DrawLapsed => "draw_lapsed";
+    ChangesPending => "changes_pending";
+    Score => "score";
+    Level => "level";
+    Coins => "coins";
+    Rating => "rating";
+    Labelled => "labelled": "label", "text";
 }
 
 impl Msg {
@@ -299,7 +303,7 @@ pub fn shown_name(lang: Lang, name: &str) -> String {
 }
 
 /// `text` with its `{parameters}` filled in.
-fn fill(text: &str, params: &[(&str, &dyn fmt::Display)]) -> String {
+pub fn fill(text: &str, params: &[(&str, &dyn fmt::Display)]) -> String {
     let mut s = text.to_string();
     for (name, value) in params {
         s = s.replace(&format!("{{{name}}}"), &value.to_string());
@@ -634,12 +638,9 @@ mod tests {
 
     #[test]
     fn the_shared_catalogue_parses_and_has_every_message_with_its_parameters() {
-        let mut cat: HashMap<String, [String; 3]> =
+        let cat: HashMap<String, [String; 3]> =
             serde_json::from_str(CATALOGUE_JSON).expect("web/messages.json parses");
         assert!(cat.len() > 200, "only {} entries", cat.len());
-        let own: HashMap<String, [String; 3]> =
-            serde_json::from_str(TERMINAL_JSON).expect("crates/jungle-tui/messages.json parses");
-        cat.extend(own);
         assert_eq!(catalogue(), &cat);
         for &m in Msg::ALL {
             let texts = cat
@@ -670,13 +671,16 @@ mod tests {
     }
 
     #[test]
-    fn the_terminals_own_entries_are_tui_ones_complete_in_each_language() {
-        let own: HashMap<String, [String; 3]> =
-            serde_json::from_str(TERMINAL_JSON).expect("crates/jungle-tui/messages.json parses");
-        assert!(!own.is_empty());
-        for (key, texts) in &own {
-            // None takes the place of an entry of the browser's.
-            assert!(key.starts_with("tui_"), "{key}");
+    fn the_terminals_entries_are_in_the_one_catalogue_complete_in_each_language() {
+        // No catalogue of the terminal's own beside the shared one.
+        let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        assert!(!crate_dir.join("messages.json").exists());
+        let own: Vec<(&String, &[String; 3])> = catalogue()
+            .iter()
+            .filter(|(k, _)| k.starts_with("tui_") || k.starts_with("cli_play_"))
+            .collect();
+        assert!(own.len() > 100, "only {} entries", own.len());
+        for (key, texts) in own {
             for t in texts {
                 assert!(!t.trim().is_empty(), "{key}");
                 assert_eq!(params_of(t), params_of(&texts[2]), "{key}: `{t}`");

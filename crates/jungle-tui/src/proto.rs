@@ -72,6 +72,14 @@ pub enum ServerMsg {
         #[serde(default)]
         by: Option<Side>,
     },
+    /// A pending draw offer lapsed because a ply was played (a move of either player or the
+    /// server's pass), sent right after that ply's `moved`.
+    DrawLapsed {
+        /// The game id.
+        game: Value,
+        /// The side whose offer it was.
+        by: Side,
+    },
     /// Who is connected.
     Presence {
         /// The game id.
@@ -90,6 +98,17 @@ pub enum ServerMsg {
         /// The timeouts at the end (the one that ended a game by timeouts included).
         #[serde(default)]
         timeouts: Option<Timeouts>,
+        /// What the game changed for each player (both `null` while the result is not stored
+        /// yet: a `changes` message follows once it is).
+        #[serde(default)]
+        changes: Option<Changes>,
+    },
+    /// What a game changed for its players, once its result was stored after its `ended`.
+    Changes {
+        /// The game id.
+        game: Value,
+        /// The changes.
+        changes: Changes,
     },
     /// A rematch offer.
     RematchOffered {
@@ -216,6 +235,43 @@ pub struct GameResult {
     pub reason: String,
 }
 
+/// What a finished game changed for each player (`null` for an AI seat, for both seats of a
+/// hot-seat game, and for both while the result is not stored yet).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
+pub struct Changes {
+    /// Red's.
+    #[serde(default)]
+    pub red: Option<Change>,
+    /// Blue's.
+    #[serde(default)]
+    pub blue: Option<Change>,
+}
+
+impl Changes {
+    /// The change of `c`'s player.
+    pub fn of(&self, c: jungle::Color) -> Option<Change> {
+        match c {
+            jungle::Color::Red => self.red,
+            jungle::Color::Blue => self.blue,
+        }
+    }
+}
+
+/// A player's standing before and after a game.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
+#[serde(default)]
+#[allow(missing_docs)] // named as in doc/protocol.md
+pub struct Change {
+    pub score_before: i64,
+    pub score_after: i64,
+    pub level_before: i64,
+    pub level_after: i64,
+    pub coins_before: i64,
+    pub coins_after: i64,
+    pub rating_before: f64,
+    pub rating_after: f64,
+}
+
 /// One played move of a game state.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct MoveEntry {
@@ -277,6 +333,10 @@ pub struct GameState {
     /// Connection state of the seats.
     #[serde(default)]
     pub presence: Option<Presence>,
+    /// What a finished game changed for its players (null while live, and while its result is
+    /// not stored yet).
+    #[serde(default)]
+    pub changes: Option<Changes>,
 }
 
 /// An open seek of the lobby (one of `seeks`), as far as this client reads it.
@@ -397,6 +457,36 @@ pub mod send {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_a_lapsed_draw_offer_and_changes_that_come_late() {
+        let m = ServerMsg::parse(r#"{"t":"draw_lapsed","game":"g1","by":"blue"}"#).unwrap();
+        assert_eq!(
+            m,
+            ServerMsg::DrawLapsed {
+                game: json!("g1"),
+                by: Side::Blue
+            }
+        );
+        let text = r#"{"t":"changes","game":"g1","changes":{"red":{"score_before":10,
+            "score_after":12,"level_before":2,"level_after":2,"coins_before":100,
+            "coins_after":100,"rating_before":1500.0,"rating_after":1512.0},"blue":null}}"#;
+        let ServerMsg::Changes { game, changes } = ServerMsg::parse(text).unwrap() else {
+            panic!("not read as changes")
+        };
+        assert_eq!(game, json!("g1"));
+        let red = changes.of(jungle::Color::Red).expect("Red's change");
+        assert_eq!((red.score_before, red.score_after), (10, 12));
+        assert_eq!(red.rating_after, 1512.0);
+        assert_eq!(changes.of(jungle::Color::Blue), None);
+        // `ended` without them, as a server does while the database is away.
+        let text = r#"{"t":"ended","game":"g1","result":{"winner":"red","reason":"den"},
+            "changes":{"red":null,"blue":null},"timeouts":{"red":0,"blue":0}}"#;
+        let ServerMsg::Ended { changes, .. } = ServerMsg::parse(text).unwrap() else {
+            panic!("not read as ended")
+        };
+        assert_eq!(changes, Some(Changes::default()));
+    }
 
     #[test]
     fn reads_the_documented_game_state() {

@@ -400,6 +400,8 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
             r,
             Style::default().fg(Tc::Yellow).add_modifier(Modifier::BOLD),
         )));
+        // What it changed for the player (or that it will be said once the result is stored).
+        lines.extend(app.changes_lines().into_iter().map(Line::raw));
         if !app.game.is_empty() {
             let at = Msg::PlyOf.fill(
                 app.lang,

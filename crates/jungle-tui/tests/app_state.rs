@@ -3,7 +3,7 @@
 use jungle::{Color, Game, Jfen, Move, Position, Rules, Square};
 use jungle_engine::{Score, SearchLine, SearchResult};
 use jungle_tui::app::{App, Command, Config, Event, Glyphs, Key, Opponent, Prompt};
-use jungle_tui::proto::{Seat, ServerMsg};
+use jungle_tui::proto::{Seat, ServerMsg, Side};
 use jungle_tui::Lang;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -728,6 +728,186 @@ fn the_timeout_that_ends_a_game_is_counted() {
         "changes":{},"timeouts":{"red":4,"blue":0}});
     server(&mut app, now, ended);
     assert_eq!((app.online.timeouts.red, app.online.timeouts.blue), (4, 0));
+}
+
+#[test]
+fn a_lapsed_draw_offer_is_cleared_and_said_once_to_the_player_who_made_it() {
+    for (you, told) in [("red", true), ("blue", false), ("both", false)] {
+        let (mut app, _, now) = new(Opponent::Online, None);
+        app.handle(
+            Event::Server(state(you, &["g3g4"], json!({"draw_offer": "red"}))),
+            now,
+        );
+        assert_eq!(app.online.draw_offer, Some(Side::Red));
+        // Blue ran out of move time: the server passes for it, which clears the offer.
+        server(
+            &mut app,
+            now,
+            json!({"t":"moved","game":"g1","ply":1,"move":"--","san":"--","legal":[],
+                   "timeouts":{"red":0,"blue":1}}),
+        );
+        assert_eq!(app.game.len(), 2, "{you}: the pass is played");
+        assert_eq!(app.online.draw_offer, None, "{you}");
+        assert_eq!(app.online.timeouts.blue, 1);
+        // Another game's lapse says nothing here.
+        server(
+            &mut app,
+            now,
+            json!({"t":"draw_lapsed","game":"g2","by":"red"}),
+        );
+        assert!(app.status.is_none(), "{you}: {}", status(&app));
+        server(
+            &mut app,
+            now,
+            json!({"t":"draw_lapsed","game":"g1","by":"red"}),
+        );
+        if told {
+            assert_eq!(
+                status(&app),
+                "The game moved on: your draw offer has lapsed"
+            );
+        } else {
+            assert!(app.status.is_none(), "{you}: {}", status(&app));
+        }
+    }
+    // In Chinese, and the offer the state still showed (a lapse after a state) cleared too.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.lang = Lang::ZhHant;
+    app.handle(
+        Event::Server(state("blue", &["g3g4"], json!({"draw_offer": "blue"}))),
+        now,
+    );
+    server(
+        &mut app,
+        now,
+        json!({"t":"draw_lapsed","game":"g1","by":"blue"}),
+    );
+    assert_eq!(app.online.draw_offer, None);
+    assert_eq!(status(&app), "棋局已往下走，你的和棋提議已失效");
+}
+
+/// Alice's standing before and after a rated game she won, as `Change`.
+fn alice_won() -> Value {
+    json!({"score_before": 10, "score_after": 12, "level_before": 2, "level_after": 2,
+           "coins_before": 100, "coins_after": 100, "rating_before": 1500.0,
+           "rating_after": 1512.4})
+}
+
+#[test]
+fn the_changes_of_a_result_stored_late_are_shown_when_they_come() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
+    assert!(app.changes_lines().is_empty(), "none while the game is on");
+    // The database did not take the result as the game ended: no changes yet.
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"red","reason":"resign"},
+               "changes":{"red":null,"blue":null}}),
+    );
+    assert_eq!(
+        app.changes_lines(),
+        vec!["Saving the result: what it changes will show here once it is stored."]
+    );
+    // Another game's changes are not these.
+    server(
+        &mut app,
+        now,
+        json!({"t":"changes","game":"g2","changes":{"red":alice_won(),"blue":null}}),
+    );
+    assert_eq!(app.changes_lines().len(), 1);
+    assert!(app.online.changes_pending);
+    server(
+        &mut app,
+        now,
+        json!({"t":"changes","game":"g1","changes":{"red":alice_won(),"blue":null}}),
+    );
+    assert_eq!(
+        app.changes_lines(),
+        vec!["Score: 10 → 12 (+2)", "Rating: 1500 → 1512 (+12)"]
+    );
+    app.lang = Lang::ZhHans;
+    assert_eq!(
+        app.changes_lines(),
+        vec!["积分：10 → 12（+2）", "等级分：1500 → 1512（+12）"]
+    );
+    // The state asked for again keeps them (the game's state shows them from then on).
+    let told = json!({"status": "finished", "result": {"winner": "red", "reason": "resign"},
+                      "changes": {"red": alice_won(), "blue": null}});
+    app.handle(Event::Server(state("red", &["g3g4"], told)), now);
+    assert_eq!(app.changes_lines().len(), 2);
+    // Changes told with `ended` are shown at once; none for a spectator, nor where nothing
+    // changed (a casual game), nor against the AI, whose seat has none.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"red","reason":"resign"},
+               "changes":{"red":alice_won(),"blue":alice_won()}}),
+    );
+    assert_eq!(app.changes_lines().len(), 2);
+    assert!(!app.online.changes_pending);
+    let unchanged = json!({"score_before": 3, "score_after": 3, "level_before": 1,
+        "level_after": 1, "coins_before": 5, "coins_after": 5, "rating_before": 1500.0,
+        "rating_after": 1500.0});
+    for (you, extra, changes) in [
+        (
+            "x",
+            json!({"you": null}),
+            json!({"red": alice_won(), "blue": null}),
+        ),
+        (
+            "red",
+            json!({}),
+            json!({"red": unchanged, "blue": unchanged}),
+        ),
+        ("red", blue_ai_again(), json!({"red": null, "blue": null})),
+    ] {
+        let (mut app, _, now) = new(Opponent::Online, None);
+        app.handle(Event::Server(state(you, &["g3g4"], extra)), now);
+        server(
+            &mut app,
+            now,
+            json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"resign"},
+                   "changes": changes}),
+        );
+        assert!(app.result_text().is_some());
+        assert!(app.changes_lines().is_empty(), "{:?}", app.changes_lines());
+    }
+}
+
+#[test]
+fn a_refusal_while_the_server_restarts_says_to_try_again() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &[], json!({}))), now);
+    type_text(&mut app, now, "g3g4");
+    server(
+        &mut app,
+        now,
+        json!({"t":"error","code":"shutting_down","re":"move",
+               "message":"the server is restarting: nothing was changed, send it again once it is back"}),
+    );
+    assert!(app.game.is_empty(), "nothing was played");
+    assert!(app.status.as_ref().is_some_and(|s| s.error));
+    assert_eq!(
+        status(&app),
+        "The server is restarting: nothing was changed. Try again once it is back."
+    );
+    app.lang = Lang::ZhHans;
+    server(
+        &mut app,
+        now,
+        json!({"t":"error","code":"shutting_down","re":"draw_offer","message":"x"}),
+    );
+    assert_eq!(
+        status(&app),
+        "服务器正在重启，刚才的操作没有生效：等它恢复后再试一次。"
+    );
+    // The move can be sent again.
+    app.lang = Lang::En;
+    let cmds = type_text(&mut app, now, "g3g4");
+    assert_eq!(sent(&cmds)[0]["t"], "move");
 }
 
 #[test]

@@ -487,6 +487,42 @@ fn a_waiting_seek_shows_its_time_control_and_the_other_seeks_whole() {
     }
 }
 
+#[test]
+fn what_a_game_changed_is_shown_under_its_result_once_stored() {
+    for lang in LANGS {
+        let (mut a, now) = online(lang);
+        for m in [
+            json!({"t": "ended", "game": "g1", "result": {"winner": "red", "reason": "resign"},
+                   "changes": {"red": null, "blue": null}}),
+            json!({"t": "changes", "game": "g1", "changes": {"red": {"score_before": 10,
+                "score_after": 12, "level_before": 2, "level_after": 3, "coins_before": 100,
+                "coins_after": 100, "rating_before": 1500.0, "rating_after": 1512.0},
+                "blue": null}}),
+        ] {
+            a.handle(
+                Event::Server(ServerMsg::parse(&m.to_string()).unwrap()),
+                now,
+            );
+            let lines = a.changes_lines();
+            assert!(!lines.is_empty());
+            for (w, h) in [(80, 24), (100, 30)] {
+                let s = Screen::draw(&a, w, h, now);
+                let panel = panel_text(&s);
+                let result = a.result_text().unwrap();
+                assert!(panel.contains(&squeeze(&result)), "{lang:?}:\n{}", s.all());
+                for line in &lines {
+                    assert!(
+                        panel.contains(&squeeze(line)),
+                        "{lang:?} {line}:\n{}",
+                        s.all()
+                    );
+                }
+            }
+        }
+        assert_eq!(a.changes_lines().len(), 3, "score, level and rating");
+    }
+}
+
 /// The side panel's text (right of the board, inside its borders, down to the board's bottom),
 /// read row by row without its spaces: a text wrapped in it reads whole.
 fn panel_text(s: &Screen) -> String {
