@@ -200,7 +200,7 @@ fn bad_arguments_are_refused_before_the_screen_opens() {
         (
             "en",
             "not a position",
-            "--fen: Bad position: a JFEN has 2 or 4 fields, separated by spaces",
+            "--fen: Bad position: rank 9 has an unknown character 'n'",
         ),
         (
             "zh-Hant",

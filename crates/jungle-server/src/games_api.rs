@@ -306,7 +306,11 @@ async fn record(
             _ if reason == "aborted" => "*",
             _ => "1/2-1/2",
         };
-        rec.set_result(result, reason);
+        // Refused only for a result against an end the board shows, which the server never
+        // gives (it ends such a game with the board's result): the record keeps the board's.
+        if let Err(e) = rec.set_result(result, reason) {
+            tracing::warn!(game = %id, "record result: {e}");
+        }
     }
     Ok((
         [(CONTENT_TYPE, "text/plain; charset=utf-8")],

@@ -1444,7 +1444,9 @@ impl App {
                 Some(Side::Blue) => "0-1",
                 None => "1/2-1/2",
             };
-            rec.set_result(result, &r.reason);
+            // Refused only against an end the board shows (the server ends such a game with
+            // the board's result): the record then keeps the board's.
+            let _ = rec.set_result(result, &r.reason);
         }
         rec
     }

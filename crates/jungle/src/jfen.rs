@@ -365,33 +365,25 @@ impl FromStr for Jfen {
                 Err(err(JfenField::Turn, at, JfenSyntax::Turn { found }))
             }
         };
-        match fields.len() {
-            0 => return Err(err(JfenField::Whole, 0, JfenSyntax::Empty)),
-            1 => return Err(err(JfenField::Turn, end, JfenSyntax::MissingTurn)),
-            2 | 4 => {}
-            n => {
-                // A wrong number of fields after a board: a bad side to move explains it best
-                // (`<board> 0 1` forgot it, `<board> x 0` has a bad one), so it is read before
-                // the fields are counted. A text that does not start with a board (`not a
-                // position`) is told how many fields a JFEN has.
-                if read_board(fields[0]).is_ok() {
-                    read_turn(fields[1])?;
-                }
-                if n == 3 {
-                    let missing = JfenSyntax::MissingMoveNumber;
-                    return Err(err(JfenField::Fullmoves, end, missing));
-                }
-                let (at, text) = fields[4];
-                let text = text.to_string();
-                return Err(err(JfenField::Whole, at, JfenSyntax::ExtraField { text }));
-            }
+        // The fields are read in order, so the first one at fault is reported: a text that is
+        // not a board (`hello world again`, `/////////`) is told what is wrong with its board,
+        // whatever the number of fields; after a valid board, a missing or bad side to move
+        // (`<board> 0 1` forgot it, `<board> x 0` has a bad one) before the counters; the
+        // number of fields only once the fields before the missing or extra one are right.
+        let n = fields.len();
+        if n == 0 {
+            return Err(err(JfenField::Whole, 0, JfenSyntax::Empty));
         }
         let mut setup = Setup::empty();
         // Board.
         setup.board = read_board(fields[0])?;
         // Side to move.
+        if n == 1 {
+            return Err(err(JfenField::Turn, end, JfenSyntax::MissingTurn));
+        }
         setup.turn = read_turn(fields[1])?;
-        if fields.len() == 4 {
+        // The counters: both or neither.
+        if n > 2 {
             let counter = |field: JfenField, (at, text): (usize, &str)| {
                 text.parse::<u32>().map_err(|_| {
                     let found = text.to_string();
@@ -399,11 +391,19 @@ impl FromStr for Jfen {
                 })
             };
             setup.halfmoves = counter(JfenField::Halfmoves, fields[2])?;
+            if n == 3 {
+                let missing = JfenSyntax::MissingMoveNumber;
+                return Err(err(JfenField::Fullmoves, end, missing));
+            }
             setup.fullmoves = counter(JfenField::Fullmoves, fields[3])?;
             if setup.fullmoves == 0 {
                 let at = fields[3].0;
                 return Err(err(JfenField::Fullmoves, at, JfenSyntax::MoveNumberZero));
             }
+        }
+        if let Some(&(at, text)) = fields.get(4) {
+            let text = text.to_string();
+            return Err(err(JfenField::Whole, at, JfenSyntax::ExtraField { text }));
         }
         Ok(Jfen(setup))
     }

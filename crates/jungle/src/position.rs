@@ -270,6 +270,19 @@ impl Position {
         }
     }
 
+    /// The rats that block a jump by a Lion or Tiger of `color` (§4.4 and its deviations): any
+    /// rat, only the enemy's (`only_enemy_rat_blocks`), or none (`rats_do_not_block`).
+    #[inline(always)]
+    fn jump_blockers(&self, color: Color) -> Bitboard {
+        if self.rules.rats_do_not_block {
+            Bitboard::EMPTY
+        } else if self.rules.only_enemy_rat_blocks {
+            self.by_role[Role::Rat.index()] & self.by_color[(!color).index()]
+        } else {
+            self.by_role[Role::Rat.index()]
+        }
+    }
+
     #[inline(always)]
     fn piece_targets(&self, color: Color, role: Role, from: Square) -> Bitboard {
         let own = self.by_color[color.index()];
@@ -279,13 +292,7 @@ impl Position {
         if role != Role::Rat {
             t &= !water;
             if role.jumps() && !self.rules.no_rivers {
-                let blockers = if self.rules.rats_do_not_block {
-                    Bitboard::EMPTY
-                } else if self.rules.only_enemy_rat_blocks {
-                    self.by_role[0] & enemy
-                } else {
-                    self.by_role[0]
-                };
+                let blockers = self.jump_blockers(color);
                 for j in JUMPS[from.index()].as_slice() {
                     if (j.over & blockers).is_empty() {
                         t.add(j.to);
@@ -397,18 +404,26 @@ impl Position {
         if self.piece_targets(p.color, p.role, from).contains(to) {
             return None;
         }
-        let is_jump = p.role.jumps()
-            && !self.rules.no_rivers
-            && JUMPS[from.index()].as_slice().iter().any(|j| j.to == to);
+        // The jump across the river from `from` to `to`, if the animal is a jumper and there is
+        // one (§4.4).
+        let jump = if p.role.jumps() && !self.rules.no_rivers {
+            JUMPS[from.index()].as_slice().iter().find(|j| j.to == to)
+        } else {
+            None
+        };
         let cannot_reach = Illegal::CannotReach {
             role: p.role,
             from,
             to,
         };
-        let why = if !NEIGHBORS[from.index()].contains(to) && !is_jump {
+        // The path before the landing square: a rat in the water blocks the jump whatever stands
+        // beyond (§4.4); only a clear jump is refused for its landing square.
+        let why = if !NEIGHBORS[from.index()].contains(to) && jump.is_none() {
             cannot_reach
         } else if Bitboard::den_of(p.color).contains(to) {
             Illegal::OwnDen
+        } else if jump.is_some_and(|j| (j.over & self.jump_blockers(p.color)).any()) {
+            Illegal::RatBlocksJump
         } else if self.board[to.index()].is_some_and(|q| q.color == p.color) {
             Illegal::OwnAnimal { to }
         } else if self.water().contains(to) && p.role != Role::Rat {
@@ -419,8 +434,6 @@ impl Position {
                 victim: q.role,
                 to,
             }
-        } else if is_jump {
-            Illegal::RatBlocksJump
         } else {
             cannot_reach
         };

@@ -1,8 +1,8 @@
 //! The PGN-like game record of RULES §10: tag pairs, then movetext and the result.
 
 use crate::{
-    Color, Game, GameError, Illegal, Jfen, JfenError, MoveText, ParseMoveError, ParseRulesError,
-    Position, Rules, START_JFEN,
+    Color, Game, GameError, Illegal, Jfen, JfenError, MoveText, Outcome, ParseMoveError,
+    ParseRulesError, Position, Rules, START_JFEN,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -24,8 +24,19 @@ pub struct GameRecord {
     pub tags: Vec<(String, String)>,
     /// The moves as written.
     pub moves: Vec<MoveText>,
-    /// The result token: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    /// The result token: `1-0`, `0-1`, `1/2-1/2` or `*` (see [`GameRecord::set_result`]). Any
+    /// other value is written as the `[Result]` tag's result, or `*` (see the `Display`
+    /// implementation), and refused by [`GameRecord::to_game`].
     pub result: String,
+}
+
+/// The results a record may end with (RULES §10): Red wins, Blue wins, a draw, unknown or
+/// unfinished.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Whether `s` is one of [`RESULTS`].
+fn is_result(s: &str) -> bool {
+    RESULTS.contains(&s)
 }
 
 /// An error reading a game record: the line and column (1-based) and what is wrong.
@@ -69,6 +80,29 @@ pub enum RecordError {
         /// Why, as data (for a message in the reader's language).
         why: Illegal,
     },
+    /// A result that is not `1-0`, `0-1`, `1/2-1/2` or `*`: given to
+    /// [`GameRecord::set_result`], or in the record's `result` field or `[Result]` tag.
+    InvalidResult {
+        /// The value given.
+        value: String,
+    },
+    /// The `[Result]` tag and the result after the moves disagree.
+    ResultTagMismatch {
+        /// The `[Result]` tag's value.
+        tag: String,
+        /// The result after the moves.
+        result: String,
+    },
+    /// The moves end the game on the board (RULES §6: a den entered, a side wiped out, no legal
+    /// move, the no-capture draw) with another result than the record's.
+    BoardResultMismatch {
+        /// The number of plies after which the game ended.
+        plies: usize,
+        /// How the board ended it.
+        outcome: Outcome,
+        /// The record's result.
+        result: String,
+    },
 }
 
 impl fmt::Display for RecordError {
@@ -82,6 +116,24 @@ impl fmt::Display for RecordError {
                 reason,
                 ..
             } => write!(f, "ply {index} `{text}`: {reason}"),
+            RecordError::InvalidResult { value } => write!(
+                f,
+                "`{value}` is not a result (1-0, 0-1, 1/2-1/2 or *)"
+            ),
+            RecordError::ResultTagMismatch { tag, result } => write!(
+                f,
+                "the [Result] tag `{tag}` disagrees with the result `{result}` after the moves"
+            ),
+            RecordError::BoardResultMismatch {
+                plies,
+                outcome,
+                result,
+            } => write!(
+                f,
+                "the game ended on the board after {plies} {} ({outcome}: {}), but the record's result is `{result}`",
+                if *plies == 1 { "ply" } else { "plies" },
+                outcome.result_str()
+            ),
         }
     }
 }
@@ -155,8 +207,12 @@ impl GameRecord {
     /// filled in, after the given tags; moves in the SAN-like form.
     ///
     /// The `Variant`, `Result` and `FEN` tags always describe `game`: given ones are replaced,
-    /// and a given `FEN` is dropped when the game starts from the start position. The given
-    /// tags are stored as by [`GameRecord::set_tag`].
+    /// and a given `FEN` is dropped when the game starts from the start position. The result is
+    /// the board's (`*` while the game goes on; an end the board does not show is added with
+    /// [`GameRecord::set_result`]). When the game has ended on the board (RULES §6), the
+    /// `Termination` tag is the board's too (`den`, `wipeout`, `no-moves`, `draw-plies`),
+    /// replacing a given one: the board's end wins over the caller's tags. The given tags are
+    /// stored as by [`GameRecord::set_tag`].
     pub fn from_game(game: &Game, tags: &[(&str, &str)]) -> GameRecord {
         let mut rec = GameRecord::default();
         for (k, v) in tags {
@@ -172,9 +228,7 @@ impl GameRecord {
             rec.set_tag("FEN", start);
         }
         if let Some(o) = game.outcome() {
-            if rec.tag("Termination").is_none() {
-                rec.set_tag("Termination", o.termination.as_str());
-            }
+            rec.set_tag("Termination", o.termination.as_str());
         }
         rec.moves = game.sans().into_iter().map(|s| s.0).collect();
         rec.result = result;
@@ -184,10 +238,61 @@ impl GameRecord {
     /// Ends the record with `result` (`1-0`, `0-1`, `1/2-1/2` or `*`) for the reason
     /// `termination`: its `[Result]` and `[Termination]` tags and its result token. For an end
     /// the board does not show (time, resignation, agreement), after [`GameRecord::from_game`].
-    pub fn set_result(&mut self, result: &str, termination: &str) {
-        self.set_tag("Result", result);
-        self.set_tag("Termination", termination);
-        self.result = result.to_string();
+    ///
+    /// When the record's moves end the game on the board (RULES §6), only the board's result is
+    /// taken, and the `[Termination]` tag stays the board's, as [`GameRecord::from_game`]
+    /// writes it (`termination` is not used). A record that does not replay
+    /// ([`GameRecord::to_game`] fails) is not checked against the board.
+    ///
+    /// # Errors
+    ///
+    /// Refused, the record left unchanged:
+    /// - a `result` that is not one of the four: [`RecordError::InvalidResult`];
+    /// - another result than the board's, when the moves end the game on the board:
+    ///   [`RecordError::BoardResultMismatch`] (the board's end stands).
+    pub fn set_result(&mut self, result: &str, termination: &str) -> Result<(), RecordError> {
+        if !is_result(result) {
+            return Err(RecordError::InvalidResult {
+                value: result.to_string(),
+            });
+        }
+        let ended = self
+            .replay()
+            .ok()
+            .and_then(|g| g.outcome().map(|o| (g.len(), o)));
+        match ended {
+            Some((plies, outcome)) if outcome.result_str() != result => {
+                Err(RecordError::BoardResultMismatch {
+                    plies,
+                    outcome,
+                    result: result.to_string(),
+                })
+            }
+            Some((_, outcome)) => {
+                self.set_tag("Result", result);
+                self.set_tag("Termination", outcome.termination.as_str());
+                self.result = result.to_string();
+                Ok(())
+            }
+            None => {
+                self.set_tag("Result", result);
+                self.set_tag("Termination", termination);
+                self.result = result.to_string();
+                Ok(())
+            }
+        }
+    }
+
+    /// The result the record's text ends with: the `result` field if it is a result, else the
+    /// first `[Result]` tag that is one, else `*`.
+    fn written_result(&self) -> &str {
+        if is_result(&self.result) {
+            return &self.result;
+        }
+        self.tags
+            .iter()
+            .find(|(k, v)| k == "Result" && is_result(v))
+            .map_or("*", |(_, v)| v.as_str())
     }
 
     /// The rules of the `[Variant]` tag (standard when absent).
@@ -206,8 +311,51 @@ impl GameRecord {
         }
     }
 
-    /// Replays the record into a game, checking every move.
+    /// Replays the record into a game, checking every move, and checks its result: the result
+    /// token must be `1-0`, `0-1`, `1/2-1/2` or `*` and agree with every `[Result]` tag, and
+    /// when the moves end the game on the board (RULES §6: a den entered, a side wiped out, no
+    /// legal move, the no-capture draw) it must be the board's. A game that has not ended on
+    /// the board may carry any result (time, resignation, agreement, or `*`).
+    ///
+    /// An empty `result` (as in [`GameRecord::default`]) is read as the `[Result]` tag's, or
+    /// `*`, as the record's text would say it.
     pub fn to_game(&self) -> Result<Game, RecordError> {
+        let game = self.replay()?;
+        let result = if self.result.is_empty() {
+            self.written_result()
+        } else {
+            self.result.as_str()
+        };
+        if !is_result(result) {
+            return Err(RecordError::InvalidResult {
+                value: result.to_string(),
+            });
+        }
+        for (_, tag) in self.tags.iter().filter(|(k, _)| k == "Result") {
+            if !is_result(tag) {
+                return Err(RecordError::InvalidResult { value: tag.clone() });
+            }
+            if tag != result {
+                return Err(RecordError::ResultTagMismatch {
+                    tag: tag.clone(),
+                    result: result.to_string(),
+                });
+            }
+        }
+        if let Some(outcome) = game.outcome() {
+            if outcome.result_str() != result {
+                return Err(RecordError::BoardResultMismatch {
+                    plies: game.len(),
+                    outcome,
+                    result: result.to_string(),
+                });
+            }
+        }
+        Ok(game)
+    }
+
+    /// Replays the record's moves from its start position, checking every move (not the result).
+    fn replay(&self) -> Result<Game, RecordError> {
         let mut game = Game::from_position(self.start_position()?);
         for (i, text) in self.moves.iter().enumerate() {
             let fail = |reason: String, why: Illegal| RecordError::Move {
@@ -226,6 +374,15 @@ impl GameRecord {
     }
 }
 
+/// Reads a record's text. Tag values are read as [`GameRecord::set_tag`] stores them: `\`
+/// escapes the next character, and control characters (a tab, an escaped newline, …) become
+/// spaces, so that the text [`GameRecord`]'s `Display` writes reads back the same.
+///
+/// The result is checked as far as the text goes (the board is checked by
+/// [`GameRecord::to_game`]): a `[Result]` tag must be `1-0`, `0-1`, `1/2-1/2` or `*`, and
+/// every `[Result]` tag and the result token after the moves must agree (the error is at the
+/// later one and names both, with the line and column of the other). Without a result token,
+/// the result is the `[Result]` tag's, or `*`.
 impl FromStr for GameRecord {
     type Err = ParseRecordError;
 
@@ -238,6 +395,8 @@ impl FromStr for GameRecord {
         let mut i = 0;
         let (mut line, mut col) = (1usize, 1usize);
         let mut result_seen = false;
+        // The first `[Result]` tag: its value, line and column.
+        let mut result_tag: Option<(String, usize, usize)> = None;
         macro_rules! bump {
             () => {{
                 if chars[i] == '\n' {
@@ -327,6 +486,33 @@ impl FromStr for GameRecord {
                     return Err(err(line, col, format!("expected `]` to close tag {name}")));
                 }
                 bump!();
+                // Control characters (a tab, DEL, an escaped newline) become spaces, as
+                // `set_tag` stores them.
+                let value = tag_value(&value);
+                if name == "Result" {
+                    if !is_result(&value) {
+                        return Err(err(
+                            tl,
+                            tc,
+                            format!(
+                                "the [Result] tag `{value}` is not a result (1-0, 0-1, 1/2-1/2 or *)"
+                            ),
+                        ));
+                    }
+                    match &result_tag {
+                        Some((first, fl, fc)) if *first != value => {
+                            return Err(err(
+                                tl,
+                                tc,
+                                format!(
+                                    "the [Result] tag `{value}` disagrees with the [Result] tag `{first}` at line {fl}, column {fc}"
+                                ),
+                            ))
+                        }
+                        Some(_) => {}
+                        None => result_tag = Some((value.clone(), tl, tc)),
+                    }
+                }
                 rec.tags.push((name, value));
                 continue;
             }
@@ -352,7 +538,16 @@ impl FromStr for GameRecord {
             if result_seen {
                 return Err(err(tl, tc, format!("`{tok}` after the result")));
             }
-            if matches!(tok.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+            if is_result(&tok) {
+                if let Some((tag, rl, rc)) = result_tag.as_ref().filter(|(t, ..)| *t != tok) {
+                    return Err(err(
+                        tl,
+                        tc,
+                        format!(
+                            "the result `{tok}` disagrees with the [Result] tag `{tag}` at line {rl}, column {rc}"
+                        ),
+                    ));
+                }
                 rec.result = tok;
                 result_seen = true;
                 continue;
@@ -372,6 +567,9 @@ impl FromStr for GameRecord {
                 .map_err(|e: ParseMoveError| err(tl, tc + offset + e.position, e.message))?;
             rec.moves.push(mt);
         }
+        if let (false, Some((tag, ..))) = (result_seen, result_tag) {
+            rec.result = tag;
+        }
         Ok(rec)
     }
 }
@@ -381,10 +579,17 @@ impl FromStr for GameRecord {
 /// (others are written as `_`), and newlines and other control characters in a value are
 /// written as spaces (`\` and `"` are escaped). Move numbers follow the `[FEN]` tag's move
 /// number and stop at `u32::MAX`, as [`Position`] does.
+///
+/// The result token is the `result` field when it is `1-0`, `0-1`, `1/2-1/2` or `*`;
+/// otherwise (a value set in the public field) the first `[Result]` tag that is a result, or
+/// `*`. Every `[Result]` tag is written as that token, so the two always agree.
 impl fmt::Display for GameRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let result = self.written_result();
         for (k, v) in &self.tags {
-            writeln!(f, "[{} \"{}\"]", tag_name(k), escape(v))?;
+            let name = tag_name(k);
+            let v = if name == "Result" { result } else { v };
+            writeln!(f, "[{name} \"{}\"]", escape(v))?;
         }
         if !self.tags.is_empty() {
             writeln!(f)?;
@@ -418,11 +623,6 @@ impl fmt::Display for GameRecord {
             }
             turn = !turn;
         }
-        let result = if self.result.is_empty() {
-            "*"
-        } else {
-            &self.result
-        };
         push(&mut line, result, f)?;
         writeln!(f, "{line}")
     }

@@ -172,3 +172,225 @@ fn reasons_cite_the_rules_section_that_forbids_the_move() {
     assert_eq!(cited_section("WaterOnlyRat"), "4.3");
     assert_eq!(cited_section("RatBlocksJump"), "4.4");
 }
+
+#[test]
+fn a_blocked_jump_is_explained_as_blocked_whatever_stands_beyond() {
+    // RULES §4.4: a rat in the water forbids the jump; the landing square matters only for a
+    // clear jump (§4.4, §5). The audit's case: the lion on d5 jumps toward the dog on g5, which
+    // it could capture, but its own rat swims on f5 (any rat blocks).
+    use jungle::Illegal;
+    let why = |jfen: &str, rules: Rules, m: &str| {
+        let pos = Jfen::parse_position(jfen, rules).expect("valid test position");
+        let m = Move::new(m[..2].parse().unwrap(), m[2..].parse().unwrap());
+        let why = pos.why_illegal(m);
+        assert_eq!(why.is_none(), pos.legal_moves().contains(m), "{jfen} {m}");
+        why
+    };
+    let std = Rules::STANDARD;
+    let only_enemy = Rules {
+        only_enemy_rat_blocks: true,
+        ..Rules::STANDARD
+    };
+    let no_block = Rules {
+        rats_do_not_block: true,
+        ..Rules::STANDARD
+    };
+    let no_rivers = Rules {
+        no_rivers: true,
+        ..Rules::STANDARD
+    };
+    // Onto an enemy the jumper could capture: blocked by the rat, of either side.
+    let own_rat = "7/7/7/7/3L1Rd/7/7/7/7 r 0 1";
+    assert_eq!(why(own_rat, std, "d5g5"), Some(Illegal::RatBlocksJump));
+    assert_eq!(
+        why(own_rat, std, "d5g5").unwrap().to_string(),
+        "a rat in the water blocks the jump"
+    );
+    let enemy_rat = "7/7/7/7/3L1rd/7/7/7/7 r 0 1";
+    assert_eq!(why(enemy_rat, std, "d5g5"), Some(Illegal::RatBlocksJump));
+    // Deviations: only the enemy's rat blocks, or no rat does: the capture is then legal.
+    assert_eq!(why(own_rat, only_enemy, "d5g5"), None);
+    assert_eq!(
+        why(enemy_rat, only_enemy, "d5g5"),
+        Some(Illegal::RatBlocksJump)
+    );
+    assert_eq!(why(own_rat, no_block, "d5g5"), None);
+    // Onto an enemy the jumper may not capture: blocked comes first; clear, the capture is
+    // refused (the tiger and the lion, the lion and the elephant).
+    let blocked_lion = "7/7/7/7/3T1Rl/7/7/7/7 r 0 1";
+    assert_eq!(why(blocked_lion, std, "d5g5"), Some(Illegal::RatBlocksJump));
+    let to = Square::G5;
+    let may_not = |role, victim| Some(Illegal::MayNotCapture { role, victim, to });
+    use jungle::Role::{Elephant, Lion, Tiger};
+    assert_eq!(why(blocked_lion, no_block, "d5g5"), may_not(Tiger, Lion));
+    assert_eq!(why(blocked_lion, only_enemy, "d5g5"), may_not(Tiger, Lion));
+    let clear_elephant = "7/7/7/7/3L2e/7/7/7/7 r 0 1";
+    assert_eq!(why(clear_elephant, std, "d5g5"), may_not(Lion, Elephant));
+    // Onto an own animal: blocked first; clear, the own animal.
+    let blocked_own = "l6/7/7/7/3L1rD/7/7/7/7 r 0 1";
+    assert_eq!(why(blocked_own, std, "d5g5"), Some(Illegal::RatBlocksJump));
+    assert_eq!(
+        why(blocked_own, no_block, "d5g5"),
+        Some(Illegal::OwnAnimal { to })
+    );
+    // Onto an empty square, vertically over three water squares.
+    let vertical = "l6/7/7/7/7/1r5/1L5/7/7 r 0 1";
+    assert_eq!(why(vertical, std, "b3b7"), Some(Illegal::RatBlocksJump));
+    assert_eq!(why(vertical, no_block, "b3b7"), None);
+    // Without rivers there is no jump: out of reach.
+    assert_eq!(
+        why("7/7/7/7/3L1Rd/7/7/7/7 r 0 1", no_rivers, "d5g5"),
+        Some(Illegal::CannotReach {
+            role: Lion,
+            from: Square::D5,
+            to
+        })
+    );
+}
+
+mod every_pair {
+    //! The explanations agree with the legal moves for all 3,906 from/to pairs of random
+    //! positions under every rule set, and each names a reason that holds on the board.
+    use jungle::{
+        Bitboard, Color, Illegal, Jfen, Move, Piece, Position, Role, Rules, Setup, Square, JUMPS,
+        NEIGHBORS,
+    };
+    use proptest::prelude::*;
+
+    fn any_rules() -> impl Strategy<Value = Rules> {
+        any::<[bool; 8]>().prop_map(|f| Rules {
+            wolf_over_dog: f[0],
+            only_enemy_rat_blocks: f[1],
+            rats_do_not_block: f[2],
+            no_shore_rat_capture: f[3],
+            rule_7_3: f[4],
+            rule_17_5: f[5],
+            repetition_loss: f[6],
+            no_rivers: f[7],
+            draw_plies: 200,
+        })
+    }
+
+    /// A random valid position: each of the 16 animals present or not, non-rats on land and
+    /// rats often in the water (so that jumps are often blocked), never in the own den.
+    fn any_position() -> impl Strategy<Value = Position> {
+        (
+            any_rules(),
+            prop::collection::vec((0u8..4, any::<u8>()), 16),
+            any::<bool>(),
+        )
+            .prop_filter_map("a valid position", |(rules, cells, blue)| {
+                let water: Vec<Square> = Bitboard::WATER.into_iter().collect();
+                let mut s = Setup::empty();
+                for (i, (present, at)) in cells.into_iter().enumerate() {
+                    if present == 0 {
+                        continue;
+                    }
+                    let piece = Piece::new(Color::ALL[i / 8], Role::ALL[i % 8]);
+                    let land: Vec<Square> = Square::all()
+                        .filter(|&q| !Bitboard::WATER.contains(q))
+                        .filter(|&q| !Bitboard::den_of(piece.color).contains(q))
+                        .collect();
+                    let sq = if piece.role == Role::Rat && present >= 2 {
+                        water[at as usize % water.len()]
+                    } else {
+                        land[at as usize % land.len()]
+                    };
+                    s.board[sq.index()] = Some(piece);
+                }
+                s.turn = if blue { Color::Blue } else { Color::Red };
+                Position::from_setup(&s, rules).ok()
+            })
+    }
+
+    /// The jump from `from` to `to` of the animal there, if it is one, and whether a rat
+    /// blocks it under the position's rules.
+    fn jump(pos: &Position, piece: Piece, from: Square, to: Square) -> Option<bool> {
+        let rules = pos.rules();
+        if !piece.role.jumps() || rules.no_rivers {
+            return None;
+        }
+        let j = JUMPS[from.index()].as_slice().iter().find(|j| j.to == to)?;
+        let blockers = if rules.rats_do_not_block {
+            Bitboard::EMPTY
+        } else if rules.only_enemy_rat_blocks {
+            pos.by_role(Role::Rat) & pos.by_color(!piece.color)
+        } else {
+            pos.by_role(Role::Rat)
+        };
+        Some((j.over & blockers).any())
+    }
+
+    /// Checks that `why` (the explanation of `m`, a move of the side to move's animal in an
+    /// unfinished position) holds on the board.
+    fn reason_holds(pos: &Position, piece: Piece, m: Move, why: Illegal) -> Result<(), String> {
+        let (from, to) = (m.from_sq(), m.to_sq());
+        let jump = jump(pos, piece, from, to);
+        let step = NEIGHBORS[from.index()].contains(to);
+        let target = pos.piece_at(to);
+        let ok = match why {
+            Illegal::CannotReach {
+                role,
+                from: f,
+                to: t,
+            } => (role, f, t) == (piece.role, from, to) && !step && jump.is_none(),
+            Illegal::OwnDen => Bitboard::den_of(piece.color).contains(to),
+            // A blocked jump is always explained as blocked (not by its landing square).
+            Illegal::RatBlocksJump => jump == Some(true),
+            Illegal::OwnAnimal { to: t } => {
+                t == to && target.is_some_and(|q| q.color == piece.color) && jump != Some(true)
+            }
+            Illegal::WaterOnlyRat => piece.role != Role::Rat && pos.water().contains(to),
+            Illegal::MayNotCapture {
+                role,
+                victim,
+                to: t,
+            } => {
+                let enemy = target.is_some_and(|q| q.color != piece.color && q.role == victim);
+                // Without the victim the move would be legal: only the capture is refused.
+                let mut without = pos.to_setup();
+                without.board[to.index()] = None;
+                let reachable = Position::from_setup(&without, *pos.rules())
+                    .map_or(true, |p| p.targets(from).contains(to));
+                role == piece.role && t == to && enemy && jump != Some(true) && reachable
+            }
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("{} {m}: {why:?}", Jfen::from_position(pos)))
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn explanations_agree_with_the_legal_moves(pos in any_position()) {
+            let legal = pos.legal_moves();
+            let finished = pos.is_finished();
+            for from in Square::all() {
+                for to in Square::all().filter(|&t| t != from) {
+                    let m = Move::new(from, to);
+                    let why = pos.why_illegal(m);
+                    let listed = legal.contains(m);
+                    prop_assert_eq!(why.is_none(), listed, "{:?} {} {:?}", pos, m, why);
+                    prop_assert_eq!(pos.is_legal(m), listed, "{:?} {}", pos, m);
+                    prop_assert_eq!(pos.illegal_reason(m), why.map(|w| w.to_string()));
+                    let Some(why) = why else { continue };
+                    match pos.piece_at(from) {
+                        _ if finished => {
+                            prop_assert!(matches!(why, Illegal::GameOver(_)), "{:?} {} {:?}", pos, m, why);
+                        }
+                        None => prop_assert_eq!(why, Illegal::NoAnimal { from }),
+                        Some(p) if p.color != pos.turn() => {
+                            prop_assert_eq!(why.code(), "not_your_animal");
+                        }
+                        Some(p) => reason_holds(&pos, p, m, why).map_err(TestCaseError::fail)?,
+                    }
+                }
+            }
+        }
+    }
+}

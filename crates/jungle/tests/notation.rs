@@ -365,9 +365,78 @@ fn jfen_errors_say_what_is_wrong_as_data() {
     check("l6/7/7/7/7/7/7/7/6L 0 1", "turn", &[("found", "0")]);
     check("l6/7/7/7/7/7/7/7/6L x 0", "turn", &[("found", "x")]);
     check(&format!("{board} x 0 1 2"), "turn", &[("found", "x")]);
-    // Unless the text does not start with a board: then the number of fields is at fault.
-    check("not a position", "fields", &[]);
-    check("not a real jfen position", "fields", &[]);
+    // A text that does not start with a board is told what is wrong with its board, whatever
+    // its number of fields (RULES §10: the field and position at fault).
+    check("not a position", "char", &[("ch", "n"), ("rank", "9")]);
+    check(
+        "not a real jfen position",
+        "char",
+        &[("ch", "n"), ("rank", "9")],
+    );
+    check("/////////", "rank_files", &[("rank", "9")]);
+}
+
+#[test]
+fn jfen_errors_blame_the_board_before_the_number_of_fields() {
+    // RULES §10: errors are reported with the field and position at fault. A board that does
+    // not read is that fault, whatever the number of fields (the audit's cases: these were
+    // blamed on a missing move number, a missing side to move, an extra field).
+    let board = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L";
+    for (text, position, code) in [
+        ("hello world again", 0, "char"),
+        ("xyz", 0, "char"),
+        ("/////////", 0, "rank_files"),
+        ("xx r 0 1 z", 0, "char"),
+        ("7/7/7 r 0 1 z", 5, "ranks"),
+        ("l6/7/7/7/7/7/7/7/6Lx", 19, "char"),
+    ] {
+        jfen_fails(text, JfenField::Board, position);
+        let e = text.parse::<Jfen>().unwrap_err();
+        assert_eq!(e.code(), code, "{text}: {e}");
+        assert!(e.to_string().contains("(board field, "), "{e}");
+    }
+    let shown = |text: &str| text.parse::<Jfen>().expect_err(text).to_string();
+    assert_eq!(
+        shown("xyz"),
+        "invalid JFEN (board field, at character 1): unexpected `x`: expected an animal letter \
+         (ELTPDWCR, uppercase Red, lowercase Blue), a digit 1-7 or `/`"
+    );
+    assert_eq!(
+        shown("/////////"),
+        "invalid JFEN (board field, at character 1): rank 9 has 0 squares, expected 7"
+    );
+    // With a board that reads, the fields are read in order: the first one at fault is named,
+    // and the number of fields only when the fields before the missing or extra one are right.
+    jfen_fails(board, JfenField::Turn, board.len());
+    jfen_fails(
+        &format!("{board} r 0"),
+        JfenField::Fullmoves,
+        board.len() + 4,
+    );
+    jfen_fails(
+        &format!("{board} r x"),
+        JfenField::Halfmoves,
+        board.len() + 3,
+    );
+    jfen_fails(
+        &format!("{board} r x 1 z"),
+        JfenField::Halfmoves,
+        board.len() + 3,
+    );
+    jfen_fails(
+        &format!("{board} r 0 0 z"),
+        JfenField::Fullmoves,
+        board.len() + 5,
+    );
+    jfen_fails(
+        &format!("{board} r 0 1 z"),
+        JfenField::Whole,
+        board.len() + 7,
+    );
+    assert_eq!(
+        shown(&format!("{board} r 0 1 z")),
+        "invalid JFEN (at character 49): unexpected extra field `z`"
+    );
 }
 
 #[test]
@@ -717,4 +786,358 @@ fn record_fen_tag_is_the_games_start() {
     let rec = GameRecord::from_game(&game, &[("FEN", START_JFEN)]);
     assert_eq!(rec.tag("FEN"), Some(other));
     assert_eq!(rec.tags.iter().filter(|(k, _)| k == "FEN").count(), 1);
+}
+
+/// Plays coordinate moves from `jfen` under the standard rules.
+fn game_from(jfen: &str, moves: &[&str]) -> Game {
+    let mut game = Game::from_position(Jfen::parse_position(jfen, Rules::STANDARD).unwrap());
+    for m in moves {
+        let m = m
+            .parse::<MoveText>()
+            .unwrap()
+            .to_move(game.position())
+            .unwrap();
+        game.play(m).unwrap();
+    }
+    game
+}
+
+#[test]
+fn a_record_result_must_be_the_boards_when_the_moves_end_the_game() {
+    // RULES §6, §10: when the moves end the game on the board, the record's result is the
+    // board's. The audit's case: Red's lion enters the den, but the record says Blue won.
+    use jungle::{Outcome, Termination};
+    let den = "[FEN \"6l/7/3L3/7/7/7/7/7/7 r 0 1\"]\n\n1. Ld8 lg8 2. Ld9#";
+    let rec: GameRecord = format!("{den} 0-1").parse().unwrap();
+    let e = rec.to_game().unwrap_err();
+    let red_den = Outcome {
+        winner: Some(Color::Red),
+        termination: Termination::Den,
+    };
+    assert_eq!(
+        e,
+        RecordError::BoardResultMismatch {
+            plies: 3,
+            outcome: red_den,
+            result: "0-1".into()
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the game ended on the board after 3 plies (red den: 1-0), but the record's result is `0-1`"
+    );
+    // `*` and a draw are contradictions too; the board's result is accepted.
+    for result in ["*", "1/2-1/2"] {
+        let rec: GameRecord = format!("{den} {result}").parse().unwrap();
+        assert!(
+            matches!(rec.to_game(), Err(RecordError::BoardResultMismatch { .. })),
+            "{result}"
+        );
+    }
+    let rec: GameRecord = format!("{den} 1-0").parse().unwrap();
+    assert_eq!(rec.to_game().unwrap().outcome(), Some(red_den));
+    // Without a result token, a `[Result]` tag gives the result; without either, `*`.
+    let rec: GameRecord = format!("[Result \"0-1\"]\n{den}").parse().unwrap();
+    assert_eq!(rec.result, "0-1");
+    assert!(rec.to_game().is_err());
+    let rec: GameRecord = den.parse().unwrap();
+    assert_eq!(rec.result, "*");
+    assert!(rec.to_game().is_err());
+
+    // The other ends by the rules: no legal move (the blue rat boxed in on a9) ...
+    let boxed = "[FEN \"r6/CD5/7/7/7/7/7/7/7 r 0 1\"]\n\n1. Db9";
+    let rec: GameRecord = format!("{boxed} 0-1").parse().unwrap();
+    let e = rec.to_game().unwrap_err();
+    assert!(
+        matches!(e, RecordError::BoardResultMismatch { plies: 1, outcome, .. }
+            if outcome.termination == Termination::NoMoves),
+        "{e}"
+    );
+    let rec: GameRecord = format!("{boxed} 1-0").parse().unwrap();
+    assert!(rec.to_game().unwrap().outcome().is_some());
+    // ... a wipe-out ...
+    let wipe = "[FEN \"6l/7/7/7/7/7/7/c6/R6 b 0 5\"]\n\n5... Cxa1";
+    let rec: GameRecord = format!("{wipe} 1-0").parse().unwrap();
+    assert!(matches!(
+        rec.to_game(),
+        Err(RecordError::BoardResultMismatch { .. })
+    ));
+    // ... and the no-capture draw (RULES §6.4, 200 plies).
+    let draw = "[FEN \"l6/7/7/7/7/7/7/7/6L r 199 1\"]\n\n1. Lg2";
+    let rec: GameRecord = format!("{draw} 1-0").parse().unwrap();
+    let e = rec.to_game().unwrap_err();
+    assert!(e.to_string().contains("draw draw-plies: 1/2-1/2"), "{e}");
+    let rec: GameRecord = format!("{draw} 1/2-1/2").parse().unwrap();
+    assert!(rec.to_game().is_ok());
+
+    // A game not ended on the board may carry any result (time, resignation, agreement).
+    for result in ["1-0", "0-1", "1/2-1/2", "*"] {
+        let rec: GameRecord = format!("[Result \"{result}\"]\n\n1. Rg4 {result}")
+            .parse()
+            .unwrap();
+        assert!(rec.to_game().unwrap().outcome().is_none(), "{result}");
+    }
+}
+
+#[test]
+fn a_result_tag_must_agree_with_the_result_token() {
+    // RULES §10: the `[Result]` tag and the result after the moves are the same result.
+    let e = "[Result \"0-1\"] 1. Rg4 1-0"
+        .parse::<GameRecord>()
+        .unwrap_err();
+    assert_eq!((e.line, e.column), (1, 23), "{e}");
+    assert_eq!(
+        e.message,
+        "the result `1-0` disagrees with the [Result] tag `0-1` at line 1, column 1"
+    );
+    // Two `[Result]` tags must agree too; a `[Result]` tag is one of the four results.
+    let e = "[Result \"0-1\"]\n[Result \"1-0\"]\n*"
+        .parse::<GameRecord>()
+        .unwrap_err();
+    assert_eq!((e.line, e.column), (2, 1), "{e}");
+    assert!(
+        e.message.contains("`1-0`") && e.message.contains("`0-1`"),
+        "{e}"
+    );
+    let e = "[Event \"x\"]\n[Result \"resign\"]\n1. Rg4 *"
+        .parse::<GameRecord>()
+        .unwrap_err();
+    assert_eq!((e.line, e.column), (2, 1), "{e}");
+    assert!(e.message.contains("`resign` is not a result"), "{e}");
+    // Agreeing ones read.
+    let rec: GameRecord = "[Result \"0-1\"]\n[Result \"0-1\"]\n1. Rg4 0-1"
+        .parse()
+        .unwrap();
+    assert_eq!(rec.result, "0-1");
+    // A record built field by field that contradicts itself is refused when replayed.
+    let mut rec: GameRecord = "[Result \"0-1\"] 1. Rg4 0-1".parse().unwrap();
+    rec.result = "1-0".into();
+    assert_eq!(
+        rec.to_game().unwrap_err(),
+        RecordError::ResultTagMismatch {
+            tag: "0-1".into(),
+            result: "1-0".into()
+        }
+    );
+}
+
+#[test]
+fn from_game_writes_the_boards_end_over_the_callers_tags() {
+    // The audit's case: a den win given a time forfeit and a Blue win by the caller. The board's
+    // end wins: its result and its termination.
+    let game = game_from("6l/7/3L3/7/7/7/7/7/7 r 0 1", &["d7d8", "g9g8", "d8d9"]);
+    assert_eq!(game.outcome().unwrap().result_str(), "1-0");
+    let rec = GameRecord::from_game(&game, &[("Termination", "time forfeit"), ("Result", "0-1")]);
+    assert_eq!(rec.tag("Termination"), Some("den"));
+    assert_eq!(rec.tag("Result"), Some("1-0"));
+    assert_eq!(rec.result, "1-0");
+    let text = rec.to_string();
+    assert!(!text.contains("time forfeit"), "{text}");
+    let back: GameRecord = text.parse().unwrap();
+    assert_eq!(back, rec);
+    assert_eq!(back.to_game().unwrap().outcome(), game.outcome());
+    // A game that goes on keeps the caller's termination (and its result is the board's `*`
+    // until `set_result` ends it).
+    let game = game_from(START_JFEN, &["g3g4"]);
+    let rec = GameRecord::from_game(&game, &[("Termination", "time forfeit"), ("Result", "0-1")]);
+    assert_eq!(rec.tag("Termination"), Some("time forfeit"));
+    assert_eq!((rec.tag("Result"), rec.result.as_str()), (Some("*"), "*"));
+}
+
+#[test]
+fn set_result_takes_only_results_and_not_against_the_board() {
+    // RULES §10: results are 1-0, 0-1, 1/2-1/2 and *; anything else is refused, the record
+    // unchanged.
+    let game = game_from(START_JFEN, &["g3g4"]);
+    let mut rec = GameRecord::from_game(&game, &[("Event", "e")]);
+    let before = rec.clone();
+    for bad in ["resign", "", "1-0 ", "2-0", "½-½"] {
+        assert_eq!(
+            rec.set_result(bad, "resign"),
+            Err(RecordError::InvalidResult { value: bad.into() })
+        );
+        assert_eq!(rec, before);
+    }
+    assert_eq!(
+        RecordError::InvalidResult {
+            value: "resign".into()
+        }
+        .to_string(),
+        "`resign` is not a result (1-0, 0-1, 1/2-1/2 or *)"
+    );
+    // An end the board does not show.
+    rec.set_result("0-1", "resign").unwrap();
+    assert_eq!(
+        (rec.tag("Result"), rec.tag("Termination")),
+        (Some("0-1"), Some("resign"))
+    );
+    let back: GameRecord = rec.to_string().parse().unwrap();
+    assert_eq!(back, rec);
+    assert!(back.to_game().is_ok());
+    // Against an end the board shows: refused; the board's result keeps the board's
+    // termination.
+    let den = game_from("6l/7/3L3/7/7/7/7/7/7 r 0 1", &["d7d8", "g9g8", "d8d9"]);
+    let mut rec = GameRecord::from_game(&den, &[]);
+    let before = rec.clone();
+    let e = rec.set_result("0-1", "time").unwrap_err();
+    assert!(
+        matches!(e, RecordError::BoardResultMismatch { plies: 3, .. }),
+        "{e}"
+    );
+    assert_eq!(rec, before);
+    rec.set_result("1-0", "time").unwrap();
+    assert_eq!(rec, before);
+}
+
+#[test]
+fn records_with_any_result_field_read_back() {
+    // `Display` promises text that reads back, whatever the public fields hold: a result that is
+    // not one is written as the `[Result]` tag's (or `*`), and `[Result]` tags as the result.
+    let mut rec: GameRecord = "1. Rg4 *".parse().unwrap();
+    rec.result = "resign".into();
+    let text = rec.to_string();
+    assert!(text.ends_with("1. Rg4 *\n"), "{text}");
+    let back: GameRecord = text.parse().unwrap();
+    assert_eq!(back.result, "*");
+    // The struct itself is refused as a game: its result is not one.
+    assert_eq!(
+        rec.to_game().unwrap_err(),
+        RecordError::InvalidResult {
+            value: "resign".into()
+        }
+    );
+    rec.set_tag("Result", "0-1");
+    let text = rec.to_string();
+    assert!(
+        text.contains("[Result \"0-1\"]") && text.ends_with(" 0-1\n"),
+        "{text}"
+    );
+    assert_eq!(text.parse::<GameRecord>().unwrap().result, "0-1");
+    rec.result = "1-0".into();
+    let text = rec.to_string();
+    assert!(
+        text.contains("[Result \"1-0\"]") && text.ends_with(" 1-0\n"),
+        "{text}"
+    );
+    rec.set_tag("Result", "resign");
+    rec.result = String::new();
+    let text = rec.to_string();
+    assert!(
+        text.contains("[Result \"*\"]") && text.ends_with(" *\n"),
+        "{text}"
+    );
+    assert!(text.parse::<GameRecord>().is_ok(), "{text}");
+}
+
+#[test]
+fn control_characters_in_tag_values_read_as_spaces() {
+    // As `set_tag` stores them and `Display` writes them: a tab, DEL, or a newline escaped with
+    // `\` in a value are read as spaces, so that parse, print, parse gives the same record.
+    for (text, value) in [
+        ("[Event \"a\tb\"]\n*", "a b"),
+        ("[Event \"a\u{7f}b\"]\n*", "a b"),
+        ("[Event \"a\\\nb\"]\n*", "a b"),
+        ("[Event \"a\\\tb\\\"\\\\\"]\n*", "a b\"\\"),
+        ("[Event \"a\rb\u{85}c\"]\n*", "a b c"),
+    ] {
+        let rec: GameRecord = text.parse().unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(rec.tag("Event"), Some(value), "{text:?}");
+        let again: GameRecord = rec.to_string().parse().unwrap();
+        assert_eq!(again, rec, "{text:?}");
+        let mut set = GameRecord::default();
+        set.set_tag("Event", value);
+        assert_eq!(set.tag("Event"), Some(value));
+    }
+    // Positions after an escaped newline still count its line.
+    let e = "[Event \"a\\\nb\"]\n1. Qz9 *"
+        .parse::<GameRecord>()
+        .unwrap_err();
+    assert_eq!((e.line, e.column), (3, 4), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn records_with_arbitrary_tags_and_results_read_back(
+        tags in prop::collection::vec((any_text(), any_text()), 0..6),
+        raw in prop::collection::vec((any_text(), any_text()), 0..4),
+        result in prop_oneof![
+            Just("1-0".to_string()),
+            Just("0-1".to_string()),
+            Just("1/2-1/2".to_string()),
+            Just("*".to_string()),
+            any_text(),
+        ],
+        moves in prop::collection::vec(any::<u16>(), 0..10),
+    ) {
+        // `Display` writes text that `str::parse` reads back, and reading is stable: whatever
+        // the tags (set with `set_tag` or put in the field directly) and the result field hold,
+        // parse(print(x)) prints as x does and reads back to itself; tags set with `set_tag`
+        // (other than `Result`) read back as stored.
+        let mut rec = GameRecord::from_game(&random_game(Rules::STANDARD, &moves), &[]);
+        for (k, v) in &tags {
+            rec.set_tag(k, v.as_str());
+        }
+        rec.tags.extend(raw.iter().cloned());
+        rec.result = result;
+        let text = rec.to_string();
+        let back: GameRecord = text
+            .parse()
+            .map_err(|e| TestCaseError::fail(format!("{text:?}\n{e}")))?;
+        prop_assert_eq!(back.to_string(), text.clone());
+        let again: GameRecord = back.to_string().parse().unwrap();
+        prop_assert_eq!(&again, &back);
+        // (Tags set with `set_tag` come before the raw ones, so `tag` finds them first.)
+        for (k, _) in tags.iter().filter(|(k, _)| k != "Result") {
+            prop_assert_eq!(back.tag(k), rec.tag(k), "{}", text);
+        }
+    }
+}
+
+/// Any text, control characters (C0, DEL, C1) and the record's own `"`, `\`, `[`, `]`, `{`
+/// often among them (`any::<String>()` has no control characters).
+fn any_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            any::<char>(),
+            prop::char::range('\0', '\u{9f}'),
+            prop::sample::select(vec![
+                '"', '\\', '[', ']', '{', '}', '\n', '\t', '\r', '\u{7f}'
+            ]),
+        ],
+        0..16,
+    )
+    .prop_map(|cs| cs.into_iter().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn any_written_tag_value_reads_stably(value in any_text(), name in "[A-Za-z0-9_]{1,8}") {
+        // A value as anyone may write it between the quotes (only `"`, `\` and the newline need
+        // a `\`): parse, print, parse gives the same record, and the value is read as
+        // `set_tag` stores it.
+        let mut quoted = String::new();
+        for c in value.chars() {
+            if matches!(c, '"' | '\\' | '\n') {
+                quoted.push('\\');
+            }
+            quoted.push(c);
+        }
+        let text = format!("[{name} \"{quoted}\"]\n\n1. Rg4 *\n");
+        let rec: GameRecord = text
+            .parse()
+            .map_err(|e| TestCaseError::fail(format!("{text:?}\n{e}")))?;
+        if name == "Result" {
+            return Ok(());
+        }
+        let mut set = GameRecord::default();
+        set.set_tag(&name, value.as_str());
+        prop_assert_eq!(rec.tag(&name), set.tag(&name));
+        let again: GameRecord = rec.to_string().parse().unwrap();
+        prop_assert_eq!(&again, &rec);
+        prop_assert_eq!(again.to_string(), rec.to_string());
+    }
 }
