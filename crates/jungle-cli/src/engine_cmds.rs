@@ -46,29 +46,30 @@ struct MatchOpts {
     /// `Name=Value` engine option for the second engine (repeatable).
     #[arg(long = "option2", num_args = 1)]
     options2: Vec<String>,
-    /// Number of games, at least 1 (rounded up to colour-swapped pairs).
-    #[arg(long, default_value_t = 20, value_parser = positive::<usize>)]
+    /// Number of games, 1 to 1000000 (rounded up to colour-swapped pairs).
+    #[arg(long, default_value_t = 20, value_parser = games)]
     games: usize,
     /// Milliseconds per move (at least 1).
-    #[arg(long, conflicts_with_all = ["tc", "depth", "nodes"], value_parser = positive::<u64>)]
+    #[arg(long, conflicts_with_all = ["tc", "depth", "nodes"], value_parser = positive_u64)]
     movetime: Option<u64>,
     /// A game clock `base+increment` in seconds, e.g. `10+0.1`.
     #[arg(long, conflicts_with_all = ["depth", "nodes"])]
     tc: Option<String>,
     /// A fixed depth per move (at least 1).
-    #[arg(long, conflicts_with = "nodes", value_parser = positive::<u32>)]
+    #[arg(long, conflicts_with = "nodes", value_parser = positive_u32)]
     depth: Option<u32>,
     /// A fixed node count per move (at least 1).
-    #[arg(long, value_parser = positive::<u64>)]
+    #[arg(long, value_parser = positive_u64)]
     nodes: Option<u64>,
     /// The second engine's node count per move instead of `--nodes` (a handicap for one side,
     /// e.g. to weigh a slower but smarter version at equal time).
-    #[arg(long, value_parser = positive::<u64>)]
+    #[arg(long, value_parser = positive_u64)]
     nodes2: Option<u64>,
     /// Games played at once (1 to 64; each runs its own two engine processes).
     #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=matches::MAX_CONCURRENCY as u64))]
     concurrency: usize,
-    /// Rule set (RULES §9).
+    /// Rule set (RULES §9): the games are judged by it, and both engines are told it
+    /// (`setoption name Rules value …`) before their other options.
     #[arg(long, default_value = "standard")]
     rules: String,
     /// Opening suite (one line of moves per opening).
@@ -82,8 +83,9 @@ struct MatchOpts {
     /// no-capture limit (they end every game by themselves), else 1000.
     #[arg(long)]
     max_plies: Option<usize>,
-    /// Run an SPRT with these hypotheses (Elo), stopping when it decides: `--sprt 0 5`.
-    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"])]
+    /// Run an SPRT with these hypotheses (Elo, ELO0 < ELO1, either may be negative), stopping
+    /// when it decides: `--sprt 0 5`, `--sprt -5 0`.
+    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_hyphen_values = true, value_parser = elo_bound)]
     sprt: Vec<f64>,
     /// Write every game as a game record to this file.
     #[arg(long)]
@@ -128,12 +130,37 @@ pub fn bench(a: BenchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A whole number of at least 1 (0 is a usage error, not taken as 1).
-fn positive<T: std::str::FromStr + From<u8> + PartialOrd>(s: &str) -> Result<T, String> {
-    match s.parse::<T>() {
-        Ok(n) if n >= T::from(1) => Ok(n),
-        Ok(_) => Err("it must be at least 1".into()),
-        Err(_) => Err("it must be a whole number of at least 1".into()),
+/// A whole number from 1 to `max` (0 is a usage error, not taken as 1; nothing is clamped).
+fn whole(s: &str, max: u64) -> Result<u64, String> {
+    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match s.parse::<u64>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        // Too large even for a u64 is out of range too, not "not a number".
+        Ok(_) | Err(_) if digits => Err(format!("it must be from 1 to {max}")),
+        _ => Err(format!("it must be a whole number from 1 to {max}")),
+    }
+}
+
+/// A whole number from 1 to `u32::MAX`.
+fn positive_u32(s: &str) -> Result<u32, String> {
+    whole(s, u64::from(u32::MAX)).map(|n| n as u32)
+}
+
+/// A whole number from 1 to `u64::MAX`.
+fn positive_u64(s: &str) -> Result<u64, String> {
+    whole(s, u64::MAX)
+}
+
+/// A number of games, 1 to [`matches::MAX_GAMES`].
+fn games(s: &str) -> Result<usize, String> {
+    whole(s, matches::MAX_GAMES as u64).map(|n| n as usize)
+}
+
+/// An Elo bound of `--sprt`: any finite number, negative ones included.
+fn elo_bound(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(e) if e.is_finite() => Ok(e),
+        _ => Err("an Elo bound must be a finite number, like -5, 0 or 2.5".into()),
     }
 }
 
@@ -205,7 +232,8 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
     let sprt = match a.sprt.as_slice() {
         [] => None,
         [e0, e1] if e0 < e1 => Some(Sprt::new(*e0, *e1)),
-        _ => bail!("--sprt needs ELO0 < ELO1"),
+        [e0, e1] => bail!("--sprt needs ELO0 < ELO1, not {e0} and {e1}"),
+        _ => bail!("--sprt needs two Elo values, ELO0 < ELO1"),
     };
     let mut openings = matches::load_openings(&a.openings, rules)?;
     // The suite is never empty (`load_openings` refuses that).
@@ -235,6 +263,8 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
         sprt,
         timeout_margin: Duration::from_millis(a.timeout_margin),
     };
+    // What the match would refuse, refused before anything runs (the host's speed, the file).
+    matches::check(&config)?;
     // Each record is written (and flushed) as its game ends, so a match stopped early keeps the
     // records of the games it finished.
     let mut pgn = match &a.pgn {

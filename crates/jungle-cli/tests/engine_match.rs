@@ -338,6 +338,20 @@ fn zero_games_or_zero_concurrency_is_a_usage_error() {
         (&["--concurrency", "0"][..], "--concurrency"),
         (&["--concurrency", "65"][..], "--concurrency"),
         (&["--depth", "0"][..], "--depth"),
+        // Beyond the type's range: the range is named (the count of games overflowed to 0
+        // when it was rounded up to pairs, and the depth was "not a whole number").
+        (
+            &["--games", "18446744073709551615"][..],
+            "it must be from 1 to 1000000",
+        ),
+        (
+            &["--depth", "4294967296"][..],
+            "it must be from 1 to 4294967295",
+        ),
+        (
+            &["--depth", "x"][..],
+            "it must be a whole number from 1 to 4294967295",
+        ),
         // The bench's own range, 1 to 64: 0 was taken as 1, 100 ran for ever.
         (&["--host-speed", "0"][..], "--host-speed"),
         (&["--host-speed", "65"][..], "--host-speed"),
@@ -396,7 +410,7 @@ fn an_option_the_engine_refuses_stops_the_match_before_any_game() {
         let reason = if value.starts_with("Bogus") {
             "unknown option `Bogus`"
         } else {
-            "option Hash takes a number from 1 to"
+            "option `Hash` takes a number from 1 to"
         };
         assert!(err.contains(reason), "{err}");
         assert!(
@@ -488,4 +502,409 @@ fn overruns_of_the_clock_add_up_over_the_game() {
     assert!(own.iter().all(|t| t == "100" || t == "0"), "{own:?}: {gos}");
     // At most three moves a game: never a fourth, at 0.8 s of use or more.
     assert!((2..=6).contains(&own.len()), "{own:?}: {gos}");
+}
+
+/// A fake engine: a `sh` script in `dir` named `name` that answers `uci` and `isready`, appends
+/// every line it reads to `input.log` in `dir`, and runs `on_go` (shell commands) for every
+/// `go`. Returns its command line.
+fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
+    let script = dir.join(name);
+    std::fs::write(
+        &script,
+        format!(
+            "while read -r cmd rest; do echo \"$cmd $rest\" >> \"{log}\"; case $cmd in\n\
+             uci) echo uciok;; isready) echo readyok;;\n\
+             go) {on_go};;\n\
+             quit) exit 0;;\n\
+             esac; done\n",
+            log = dir.join("input.log").display()
+        ),
+    )
+    .unwrap();
+    format!("sh {}", script.display())
+}
+
+/// A fake engine that is the real one, with `filter` (a `sh` `case` branch on `$line`, the
+/// engine's output line, which it must echo itself) applied to its output.
+fn filtered_engine(dir: &Path, name: &str, filter: &str) -> String {
+    let script = dir.join(name);
+    std::fs::write(
+        &script,
+        format!(
+            "\"$1\" engine | while IFS= read -r line; do case $line in\n\
+             {filter}\n\
+             *) printf '%s\\n' \"$line\";;\n\
+             esac; done\n"
+        ),
+    )
+    .unwrap();
+    format!("sh {} {}", script.display(), env!("CARGO_BIN_EXE_jungle"))
+}
+
+/// What a match run to its end (or killed after `limit`) left.
+struct Finished {
+    out: Output,
+    /// The match process's largest resident set seen while it ran, in KiB (0 where unknown).
+    peak_kib: u64,
+    took: std::time::Duration,
+}
+
+/// Runs `jungle match` between two engine command lines with `args`, killing it after `limit`
+/// (the test then fails), and watches its memory while it runs.
+fn run_match_watched(engines: [&str; 2], args: &[&str], limit: std::time::Duration) -> Finished {
+    use std::io::Read;
+    use std::process::Stdio;
+    use std::time::Instant;
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["match", "--engine", engines[0], "--engine", engines[1]])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out_thread = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = stdout.read_to_end(&mut v);
+        v
+    });
+    let err_thread = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = stderr.read_to_end(&mut v);
+        v
+    });
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the match ran past {limit:?} (peak {peak_kib} KiB)");
+        }
+        let rss = std::fs::read_to_string(&status_file)
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("VmRSS:"))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            })
+            .unwrap_or(0);
+        peak_kib = peak_kib.max(rss);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Finished {
+        out: Output {
+            status,
+            stdout: out_thread.join().unwrap(),
+            stderr: err_thread.join().unwrap(),
+        },
+        peak_kib,
+        took: started.elapsed(),
+    }
+}
+
+fn suite_file(dir: &Path) -> String {
+    let suite = dir.join("suite.txt");
+    std::fs::write(&suite, "g3g4 a7a6\n").unwrap();
+    suite.to_str().unwrap().to_string()
+}
+
+fn text_of(out: &Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn the_rules_of_the_match_are_sent_to_both_engines_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let dirs = [dir.path().join("a"), dir.path().join("b")];
+    for d in &dirs {
+        std::fs::create_dir(d).unwrap();
+    }
+    let engines = [
+        fake_engine(&dirs[0], "a.sh", "echo bestmove a1a9"),
+        fake_engine(&dirs[1], "b.sh", "echo bestmove a1a9"),
+    ];
+    let suite = suite_file(dir.path());
+    let out = run_match(
+        [&engines[0], &engines[1]],
+        &[
+            "--rules",
+            "no_rivers",
+            "--option1",
+            "Hash=8",
+            "--option2",
+            "rules=NO_RIVERS",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--openings",
+            &suite,
+        ],
+    );
+    assert!(out.status.success(), "{}", text_of(&out));
+    for (d, other) in dirs.iter().zip(["setoption name Hash value 8", ""]) {
+        let log = std::fs::read_to_string(d.join("input.log")).unwrap();
+        let options: Vec<&str> = log.lines().filter(|l| l.starts_with("setoption")).collect();
+        // Once per start: the check before the games, and the start of the worker's engines.
+        let mut expected = vec!["setoption name Rules value no_rivers"];
+        if !other.is_empty() {
+            expected.push(other);
+        }
+        assert_eq!(options, [expected.clone(), expected].concat(), "{log}");
+    }
+    // Another rule set for one engine is refused before anything runs.
+    let out = run_match(
+        [&engines[0], &engines[1]],
+        &[
+            "--rules",
+            "no_rivers",
+            "--option2",
+            "Rules=standard",
+            "--openings",
+            &suite,
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(
+            "engine `B`: its option `Rules=standard` is not the match's rule set `no_rivers`"
+        ),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_engine_plays_by_the_rules_of_the_match() {
+    // Under `no_rivers` the Lion walks through the water squares, which a standard engine
+    // cannot even read in a `position`: before the rules were sent, such games were forfeited.
+    let pgn = temp("no-rivers.pgn");
+    let out = self_match(
+        &["--rules", "no_rivers", "--games", "4", "--depth", "2"],
+        &pgn,
+    );
+    let text = text_of(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("Forfeits (illegal move, timeout, crash): A 0, B 0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_engine_that_floods_its_output_loses_on_time_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
+    let suite = suite_file(dir.path());
+    for (name, on_go) in [
+        // Lines without end, as fast as the pipe takes them.
+        ("flood.sh", "yes 'info depth 1 score cp 0 pv a1b1'"),
+        // One line without end.
+        ("endless.sh", "tr -d '\\n' < /dev/zero | tr '\\0' x"),
+    ] {
+        let bad = fake_engine(dir.path(), name, on_go);
+        let done = run_match_watched(
+            [&good, &bad],
+            &[
+                "--games",
+                "2",
+                "--movetime",
+                "1000",
+                "--timeout-margin",
+                "500",
+                "--quiet",
+                "--openings",
+                &suite,
+            ],
+            std::time::Duration::from_secs(60),
+        );
+        let text = text_of(&done.out);
+        assert!(done.out.status.success(), "{name}: {text}");
+        assert!(
+            text.contains("Score of A vs B: 2 - 0 - 0"),
+            "{name}: {text}"
+        );
+        assert!(text.contains("A 0, B 2"), "{name}: {text}");
+        // Two moves of 1.5 s at most, and the engines' ends.
+        assert!(
+            done.took < std::time::Duration::from_secs(20),
+            "{name}: {text}"
+        );
+        // The runner's memory stays small (it grew by hundreds of MB a second before).
+        if cfg!(target_os = "linux") {
+            assert!(
+                done.peak_kib > 0 && done.peak_kib < 100_000,
+                "{name}: {} KiB",
+                done.peak_kib
+            );
+        }
+    }
+}
+
+#[test]
+fn output_that_is_not_utf8_or_very_long_is_only_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_file(dir.path());
+    // Before each `bestmove`: an `info string` in GBK (你好), and a line of 200 000 bytes.
+    let noisy = filtered_engine(
+        dir.path(),
+        "noisy.sh",
+        "bestmove*) printf 'info string \\304\\343\\272\\303\\n'; \
+         head -c 200000 /dev/zero | tr '\\0' y; echo; printf '%s\\n' \"$line\";;",
+    );
+    let good = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
+    let out = run_match(
+        [&good, &noisy],
+        &["--games", "2", "--depth", "1", "--openings", &suite],
+    );
+    let text = text_of(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("A 0, B 0"), "{text}");
+}
+
+#[test]
+fn a_failing_engine_is_reported_with_its_exit_status_and_stderr() {
+    // A command line the engine does not take: it exits with status 2 and says why on stderr.
+    let me = env!("CARGO_BIN_EXE_jungle");
+    let out = run_match(
+        [&format!("{me} engine --hash 64"), &format!("{me} engine")],
+        &["--games", "2", "--depth", "1", "--openings", &openings()],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("engine `A`: no `uciok`: it exited (status 2); stderr: ")
+            && err.contains("--hash"),
+        "{err}"
+    );
+    assert!(!err.contains("Crash") && !err.contains("Timeout"), "{err}");
+
+    // An engine that dies at its first `go`, saying why.
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_file(dir.path());
+    let crash = fake_engine(
+        dir.path(),
+        "crash.sh",
+        "echo 'thread main panicked: boom' >&2; exit 3",
+    );
+    let out = run_match(
+        [&format!("{me} engine"), &crash],
+        &["--games", "2", "--depth", "1", "--openings", &suite],
+    );
+    let text = text_of(&out);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(
+        text.matches("B exited (status 3); stderr: thread main panicked: boom")
+            .count(),
+        2,
+        "{text}"
+    );
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_hung_engine_is_killed_with_what_it_started() {
+    // At `go` the script starts a `sleep` and waits for it; the runner must kill both (the
+    // `sleep` outlived the match before, holding the engine's pipes).
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_file(dir.path());
+    let pids = dir.path().join("pids");
+    let hang = fake_engine(
+        dir.path(),
+        "hang.sh",
+        &format!("sleep 1000 & echo $! >> \"{}\"; wait", pids.display()),
+    );
+    let good = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
+    let out = run_match(
+        [&good, &hang],
+        &[
+            "--games",
+            "2",
+            "--movetime",
+            "50",
+            "--timeout-margin",
+            "100",
+            "--openings",
+            &suite,
+        ],
+    );
+    let text = text_of(&out);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.matches("B timed out").count(), 2, "{text}");
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    assert_eq!(pids.lines().count(), 2, "{pids}");
+    for pid in pids.lines() {
+        // Gone, or at most a zombie waiting for its new parent to reap it.
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let alive = state
+            .rsplit(") ")
+            .next()
+            .is_some_and(|rest| !rest.starts_with('Z'));
+        assert!(
+            !alive,
+            "the sleep {pid} of the hung engine lives on: {state}"
+        );
+    }
+}
+
+#[test]
+fn a_pass_is_an_illegal_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_file(dir.path());
+    let pass = fake_engine(dir.path(), "pass.sh", "echo 'bestmove --'");
+    let good = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
+    let out = run_match(
+        [&good, &pass],
+        &["--games", "2", "--depth", "1", "--openings", &suite],
+    );
+    let text = text_of(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Score of A vs B: 2 - 0 - 0"), "{text}");
+    assert_eq!(
+        text.matches("B played an illegal move `--`: a pass is not a move in play (RULES §4)")
+            .count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("A 0, B 2"), "{text}");
+}
+
+#[test]
+fn sprt_bounds_may_be_negative_but_must_be_finite_and_ordered() {
+    let pgn = temp("sprt.pgn");
+    let out = one_opening_match(
+        "sprt-suite.txt",
+        &["--games", "2", "--depth", "1", "--sprt", "-5", "0"],
+        &pgn,
+    );
+    let text = text_of(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("SPRT elo0=-5 elo1=0 "), "{text}");
+    let me = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
+    for (sprt, why) in [
+        (["0", "nan"], "an Elo bound must be a finite number"),
+        (["-inf", "0"], "an Elo bound must be a finite number"),
+        (["5", "5"], "--sprt needs ELO0 < ELO1, not 5 and 5"),
+        (["0", "-5"], "--sprt needs ELO0 < ELO1, not 0 and -5"),
+    ] {
+        let out = run_match([&me, &me], &["--sprt", sprt[0], sprt[1]]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{sprt:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{sprt:?}: {err}");
+        assert!(err.contains(why), "{sprt:?}: {err}");
+        assert!(out.stdout.is_empty(), "{sprt:?}");
+    }
 }

@@ -26,6 +26,11 @@ fn session_bytes(script: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// `out` with each line cut to 200 characters, for failure messages about long lines.
+fn short(out: &[String]) -> Vec<String> {
+    out.iter().map(|l| l.chars().take(200).collect()).collect()
+}
+
 /// The `info string error: …` lines of `out`.
 fn errors(out: &[String]) -> Vec<&String> {
     out.iter()
@@ -73,8 +78,7 @@ fn scripted_session() {
          setoption name Rules value no_rivers\n\
          position startpos\n\
          go nodes 2000\n\
-         isready\n\
-         quit\n",
+         isready\n",
     );
     let has = |s: &str| out.iter().any(|l| l == s);
     assert!(has("uciok"), "{out:#?}");
@@ -147,8 +151,7 @@ fn evaluation_weights_are_an_option() {
          go depth 3\n\
          setoption name Weights value 1,2,3\n\
          setoption name Weights value default\n\
-         eval\n\
-         quit\n",
+         eval\n",
         w.to_csv()
     ));
     let default = jungle_engine::eval::WEIGHTS.tempo;
@@ -215,8 +218,7 @@ fn contempt_is_an_option() {
          go depth 3\n\
          setoption name Contempt value 501\n\
          setoption name Contempt value lots\n\
-         go depth 3\n\
-         quit\n",
+         go depth 3\n",
     );
     assert!(
         out.iter()
@@ -233,7 +235,7 @@ fn contempt_is_an_option() {
     assert_eq!(scores, ["cp 0", "cp -120", "cp -120"], "{out:#?}");
     let errors: Vec<&String> = out
         .iter()
-        .filter(|l| l.starts_with("info string error: option Contempt takes a number"))
+        .filter(|l| l.starts_with("info string error: option `Contempt` takes a number"))
         .collect();
     assert_eq!(errors.len(), 2, "{out:#?}");
 }
@@ -245,8 +247,7 @@ fn move_overhead_is_an_option() {
          setoption name MoveOverhead value 0\n\
          setoption name Move Overhead value 5000\n\
          setoption name MoveOverhead value 5001\n\
-         setoption name MoveOverhead value soon\n\
-         quit\n",
+         setoption name MoveOverhead value soon\n",
     );
     assert!(
         out.iter()
@@ -257,7 +258,7 @@ fn move_overhead_is_an_option() {
     assert_eq!(errors.len(), 2, "{out:#?}");
     assert!(errors
         .iter()
-        .all(|l| l.contains("option MoveOverhead takes a number from 0 to 5000")));
+        .all(|l| l.contains("option `MoveOverhead` takes a number from 0 to 5000")));
 
     // The overhead comes off `movetime`: with 5 s kept back, a 3 s search has a millisecond
     // left (the bound of `Deadline::from_limits`) and the session ends at once; without the
@@ -288,8 +289,7 @@ fn multipv_reports_several_lines() {
          position startpos\n\
          go depth 5\n\
          setoption name MultiPV value 1\n\
-         go depth 2\n\
-         quit\n",
+         go depth 2\n",
     );
     assert!(
         out.iter()
@@ -347,8 +347,7 @@ fn malformed_go_arguments_name_what_is_wrong() {
          go depth\n\
          go nodes many\n\
          go depth 2 movetime -5\n\
-         go depth 2\n\
-         quit\n",
+         go depth 2\n",
     );
     let errors = errors(&out);
     assert_eq!(
@@ -371,7 +370,7 @@ fn searchmoves_limits_the_moves_searched() {
     // From the start, the engine's own choice at depth 6 is one move; asked to choose among two
     // others (written both ways), it plays one of them, and it reports only lines that start
     // with one of them.
-    let free = session("position startpos\ngo depth 6\nquit\n");
+    let free = session("position startpos\ngo depth 6\n");
     let own = free
         .iter()
         .find_map(|l| l.strip_prefix("bestmove "))
@@ -383,7 +382,7 @@ fn searchmoves_limits_the_moves_searched() {
         .take(2)
         .collect();
     let out = session(&format!(
-        "position startpos\ngo depth 6 searchmoves {} {}\nquit\n",
+        "position startpos\ngo depth 6 searchmoves {} {}\n",
         others[0], others[1]
     ));
     let best = out
@@ -402,7 +401,7 @@ fn searchmoves_limits_the_moves_searched() {
         );
     }
     // The list may come first, and in the game's move text; a single move is played as given.
-    let out = session("position startpos moves g3g4\ngo searchmoves Lb9 depth 3\nquit\n");
+    let out = session("position startpos moves g3g4\ngo searchmoves Lb9 depth 3\n");
     assert!(out.iter().any(|l| l == "bestmove a9b9"), "{out:#?}");
 }
 
@@ -413,8 +412,7 @@ fn searchmoves_rejects_what_is_not_a_legal_move() {
          go searchmoves\n\
          go searchmoves a1a3 depth 2\n\
          go depth 2 searchmoves a1a2 x\n\
-         go searchmoves a1a2 a7a6 depth 2\n\
-         quit\n",
+         go searchmoves a1a2 a7a6 depth 2\n",
     );
     let errors = errors(&out);
     assert_eq!(errors.len(), 4, "{out:#?}");
@@ -454,7 +452,7 @@ fn searchmoves_rejects_what_is_not_a_legal_move() {
         })
         .expect("§7 forbids a shuttle move");
     let out = session(&format!(
-        "position startpos moves {}\ngo depth 2 searchmoves {forbidden}\nquit\n",
+        "position startpos moves {}\ngo depth 2 searchmoves {forbidden}\n",
         played.join(" ")
     ));
     let error = out
@@ -462,7 +460,7 @@ fn searchmoves_rejects_what_is_not_a_legal_move() {
         .find(|l| l.starts_with("info string error: "))
         .unwrap_or_else(|| panic!("no error: {out:#?}"));
     assert!(
-        error.contains(&format!("illegal move {forbidden}")) && error.contains("7"),
+        error.contains(&format!("illegal move `{forbidden}`")) && error.contains("7"),
         "{error}"
     );
     assert!(!out.iter().any(|l| l.starts_with("bestmove ")), "{out:#?}");
@@ -495,8 +493,7 @@ fn a_pondering_search_answers_only_after_ponderhit_or_stop() {
          go ponder depth 2\n\
          isready\n\
          ponderhit\n\
-         isready\n\
-         quit\n",
+         isready\n",
     );
     // With the `Ponder` option on, `bestmove` names the reply it expects, legal after its move.
     let words: Vec<&str> = out[best].split(' ').collect();
@@ -517,8 +514,7 @@ fn a_pondering_search_answers_only_after_ponderhit_or_stop() {
          isready\n\
          stop\n\
          ponderhit\n\
-         setoption name Ponder value maybe\n\
-         quit\n",
+         setoption name Ponder value maybe\n",
     );
     assert_eq!(out[best].split(' ').count(), 2, "{}", out[best]);
     let errors = errors(&out);
@@ -526,7 +522,7 @@ fn a_pondering_search_answers_only_after_ponderhit_or_stop() {
         errors,
         [
             "info string error: `ponderhit` without a pondering search (`go ponder …`)",
-            "info string error: option Ponder is `true` or `false`, not `maybe`",
+            "info string error: option `Ponder` is `true` or `false`, not `maybe`",
         ],
         "{out:#?}"
     );
@@ -541,11 +537,244 @@ fn go_infinite_answers_only_after_stop_even_at_a_capped_level() {
          position startpos\n\
          go infinite\n\
          isready\n\
-         stop\n\
-         quit\n",
+         stop\n",
     );
     assert!(
         is_legal_after(&[], &out[best]["bestmove ".len()..]),
         "{out:#?}"
     );
+}
+
+#[test]
+fn position_errors_name_the_move_as_typed_and_its_number() {
+    let out = session(
+        "position startpos moves g3g4 a7a6 Rg6\n\
+         position startpos moves g3g4 zz\n\
+         position fen 7/3D3/7/7/7/7/7/7/l6 r 0 1 moves d8d9 a9a8\n\
+         d\n",
+    );
+    assert_eq!(
+        errors(&out),
+        [
+            "info string error: `position`: move 3 `Rg6`: the rat on g4 cannot reach g6; the \
+             position is unchanged",
+            "info string error: `position`: move 2 `zz`: cannot be read (at character 1): \
+             expected coordinates like g3g4, an animal move like Rg4, or -- for a pass; the \
+             position is unchanged",
+            "info string error: `position`: move 2 `a9a8`: the game is over (red den); the \
+             position is unchanged",
+        ],
+        "{out:#?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l == "jfen l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1"),
+        "{out:#?}"
+    );
+}
+
+#[test]
+fn a_rule_set_is_read_as_everywhere_and_shown_in_its_normal_form() {
+    let out = session(
+        "setoption name Rules value no_7_3,no_7_3\n\
+         d\n\
+         setoption name Rules value standard,NO_7_3\n\
+         d\n\
+         setoption name Rules value draw_plies=50,no_rivers,draw_plies=60\n\
+         d\n\
+         setoption name Rules value no_7_3,,no_17_5\n\
+         d\n",
+    );
+    let rules: Vec<&String> = out.iter().filter(|l| l.starts_with("rules ")).collect();
+    assert_eq!(
+        rules,
+        [
+            "rules no_7_3",
+            "rules no_7_3",
+            "rules draw_plies=60,no_rivers",
+            "rules draw_plies=60,no_rivers",
+        ],
+        "{out:#?}"
+    );
+    let errors = errors(&out);
+    assert_eq!(errors.len(), 1, "{out:#?}");
+    assert!(
+        errors[0].starts_with("info string error: option `Rules`: invalid rules `"),
+        "{out:#?}"
+    );
+}
+
+#[test]
+fn eval_of_a_finished_game_says_it_is_over() {
+    let out = session("position fen 7/3D3/7/7/7/7/7/7/l6 r 0 1 moves d8d9\neval\n");
+    assert_eq!(out[0], "info string game over: 1-0 red den", "{out:#?}");
+    assert!(out[1].starts_with("info string eval cp "), "{out:#?}");
+}
+
+#[test]
+fn hostile_input_is_echoed_short_and_clean() {
+    // Control characters are escaped; a long word is cut at 80 characters.
+    let long_word = "y".repeat(100_000);
+    let out = short(&session_bytes(
+        format!("\0\x1b[2Jhello\n{long_word}\nisready\n").as_bytes(),
+    ));
+    assert_eq!(
+        out,
+        [
+            "info string error: unknown command `\\u{0}\\u{1b}[2Jhello`".to_string(),
+            format!("info string error: unknown command `{}…`", "y".repeat(80)),
+            "readyok".to_string(),
+        ]
+    );
+    // A line beyond the limit (1 MiB) is dropped whole, and said to be, by its length.
+    let huge = "x".repeat(3_000_000);
+    let out = short(&session_bytes(
+        format!("{huge}\nposition startpos {huge}\nisready\n").as_bytes(),
+    ));
+    assert_eq!(
+        out,
+        [
+            "info string error: an input line of 3000000 bytes is longer than the limit of \
+             1048576 bytes: ignored",
+            "info string error: an input line of 3000018 bytes is longer than the limit of \
+             1048576 bytes: ignored",
+            "readyok",
+        ]
+    );
+}
+
+/// The peak resident memory of the engine process `pid`, in KiB.
+#[cfg(target_os = "linux")]
+fn peak_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM")
+}
+
+/// A running `jungle engine` whose output lines come on a channel.
+struct Running {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Running {
+    fn start() -> Running {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("jungle engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Running {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The lines up to the first that starts with `prefix` (included), within 30 s.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(std::time::Duration::from_secs(30))
+                .unwrap_or_else(|e| panic!("no `{prefix}` ({e}): {out:#?}"));
+            let done = line.starts_with(prefix);
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    /// Whether the process ends within `wait` (its input still open).
+    fn ends_within(&mut self, wait: std::time::Duration) -> bool {
+        let deadline = std::time::Instant::now() + wait;
+        while std::time::Instant::now() < deadline {
+            if self.child.try_wait().unwrap().is_some() {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        false
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn an_endless_input_line_takes_no_memory() {
+    let mut base = Running::start();
+    base.send(b"isready\n");
+    base.until("readyok");
+    let baseline = peak_kib(base.child.id());
+    // 64 MiB without a newline: it was kept whole, twice over (the bytes and their text).
+    let mut e = Running::start();
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..64 {
+        e.send(&chunk);
+    }
+    e.send(b"\nisready\n");
+    let out = short(&e.until("readyok"));
+    assert_eq!(
+        out,
+        [
+            "info string error: an input line of 67108864 bytes is longer than the limit of \
+             1048576 bytes: ignored",
+            "readyok"
+        ]
+    );
+    let peak = peak_kib(e.child.id());
+    assert!(
+        peak < baseline + 16 * 1024,
+        "{peak} KiB at the peak, {baseline} KiB without the line"
+    );
+}
+
+#[test]
+fn quit_stops_a_running_search_and_ends_at_once() {
+    for go in ["go movetime 5000", "go depth 60", "go infinite"] {
+        let mut e = Running::start();
+        e.send(format!("position startpos\n{go}\n").as_bytes());
+        e.until("info depth 3 ");
+        // A command queued behind the search is dropped, not run first.
+        e.send(b"position startpos moves g3g4\ngo depth 60\nquit\n");
+        assert!(
+            e.ends_within(std::time::Duration::from_secs(2)),
+            "`{go}` then `quit` did not end the engine"
+        );
+        assert!(e.child.try_wait().unwrap().unwrap().success());
+        // The stopped search still answers, once.
+        let rest: Vec<String> = e.lines.iter().collect();
+        let bests = rest.iter().filter(|l| l.starts_with("bestmove ")).count();
+        assert_eq!(bests, 1, "{go}: {rest:#?}");
+    }
 }

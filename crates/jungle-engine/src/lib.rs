@@ -23,6 +23,7 @@ pub mod bench;
 mod engine;
 pub mod eval;
 pub mod level;
+mod lineio;
 pub mod matches;
 pub mod protocol;
 mod search;

@@ -2,17 +2,23 @@
 //!
 //! Games come in colour-swapped pairs from an opening suite; each engine runs as a child process
 //! per worker. Games are adjudicated by our own rules (den, wipe-out, no moves, the draw rules)
-//! and a ply cap; an illegal move, a timeout or a crash loses and is reported. The summary gives
-//! wins/draws/losses, the score, Elo with a 95% interval and, optionally, an SPRT verdict.
+//! and a ply cap; an illegal move (a pass included), a timeout or a crash loses and is reported,
+//! with the last lines the engine wrote on stderr. The summary gives wins/draws/losses, the
+//! score, Elo with a 95% interval and, optionally, an SPRT verdict.
+//!
+//! The runner does not trust the engines' output: lines are read as bytes (decoded lossily),
+//! cut at [`MAX_ENGINE_LINE`] bytes, and read only a few ahead, so that an engine writing without
+//! end takes bounded memory and loses on time.
 
+use crate::lineio::{quote, read_line_capped, sanitize};
 use jungle::{Color, Game, GameRecord, MoveText, Rules};
-use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Write};
+use std::collections::{HashSet, VecDeque};
+use std::io::{BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Errors that stop a match before it starts.
@@ -39,7 +45,8 @@ pub struct EngineSpec {
     pub name: String,
     /// The program and its arguments.
     pub command: Vec<String>,
-    /// `setoption` pairs sent after `uci`.
+    /// `setoption` pairs sent after `uci`. The match's own rule set is sent before them (see
+    /// [`run`]); a `Rules` option here must name the same rule set.
     pub options: Vec<(String, String)>,
     /// This engine's node count per move under [`TimeControl::Nodes`], instead of the match's
     /// (to give one side a handicap, e.g. the node rate a slower version loses).
@@ -100,7 +107,7 @@ pub struct Sprt {
 pub struct MatchConfig {
     /// The first engine (results are from its point of view) and the second.
     pub engines: [EngineSpec; 2],
-    /// Number of games, at least 1 (rounded up to an even number: colour-swapped pairs).
+    /// Number of games, 1 to [`MAX_GAMES`] (rounded up to an even number: colour-swapped pairs).
     pub games: usize,
     /// Time control.
     pub time_control: TimeControl,
@@ -138,9 +145,11 @@ pub struct GameResult {
     pub red: usize,
     /// The score for engine 0.
     pub score: GameScore,
-    /// Why it ended (`den`, `wipeout`, `illegal move …`, `timeout`, `crash`, `max plies`, …).
+    /// Why it ended: the rules' termination (`den`, `wipeout`, …), `max plies`, or the forfeit
+    /// (`B played an illegal move …`, `B timed out`, `B lost on time`, `B exited (status 3)`,
+    /// `B was killed by signal 9`, each with `; stderr: …` when the engine wrote there).
     pub reason: String,
-    /// Whether the loser forfeited (illegal move, timeout or crash).
+    /// The forfeit's reason, when the loser forfeited (illegal move, timeout or crash).
     pub forfeit: Option<String>,
     /// The game record.
     pub record: GameRecord,
@@ -177,8 +186,17 @@ impl Tally {
         (self.wins as f64 + self.draws as f64 / 2.0) / n
     }
 
+    /// Whether the games had more than one result (win, draw, loss): only then do they show a
+    /// spread, and [`Tally::score_interval`] an interval (with one result throughout, the
+    /// normal approximation gives the score alone, `1.000 to 1.000` for all wins).
+    pub fn has_spread(&self) -> bool {
+        let n = self.games();
+        n > 0 && self.wins < n && self.draws < n && self.losses < n
+    }
+
     /// Score of the first engine and its 95% interval `(score, low, high)`, by the normal
     /// approximation over the games' results (each 1, ½ or 0), the interval kept within 0..=1.
+    /// It means something only where [`Tally::has_spread`].
     pub fn score_interval(&self) -> (f64, f64, f64) {
         let n = self.games().max(1) as f64;
         let s = self.score();
@@ -191,13 +209,17 @@ impl Tally {
     }
 
     /// Elo difference of the first engine and its 95% interval `(elo, low, high)`: the score's
-    /// interval ([`Tally::score_interval`]) in Elo.
+    /// interval ([`Tally::score_interval`]) in Elo, infinite where the score or a bound is 0 or 1
+    /// (a score of 1 is no finite Elo difference).
     pub fn elo(&self) -> (f64, f64, f64) {
         let (s, lo, hi) = self.score_interval();
         (elo_of(s), elo_of(lo), elo_of(hi))
     }
 
-    /// The log-likelihood ratio of H1 against H0 (trinomial normal approximation).
+    /// The log-likelihood ratio of H1 against H0 (trinomial normal approximation). Half a game
+    /// is added to each of wins, draws and losses first, deliberately: with one result
+    /// throughout (all draws after a few games) the sample has no variance, and the ratio would
+    /// be infinite or undefined. It moves the ratio a little towards 0 in short matches only.
     pub fn llr(&self, sprt: &Sprt) -> f64 {
         if self.games() == 0 {
             return 0.0;
@@ -248,10 +270,22 @@ impl Sprt {
     }
 }
 
+/// The Elo difference of `score`: −∞ at 0, +∞ at 1.
 fn elo_of(score: f64) -> f64 {
-    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    let s = score.clamp(0.0, 1.0);
     // `+ 0.0` turns the −0 of an even score into 0 (printed `0.0`, not `-0.0`).
     -400.0 * (1.0 / s - 1.0).log10() + 0.0
+}
+
+/// An Elo value as the summary prints it: `190.8`, `-inf`, `+inf`.
+fn show_elo(elo: f64) -> String {
+    if elo == f64::INFINITY {
+        "+inf".into()
+    } else if elo == f64::NEG_INFINITY {
+        "-inf".into()
+    } else {
+        format!("{elo:.1}")
+    }
 }
 
 /// The ply cap for a match under `rules` when none is asked for: none (0) when the rules have a
@@ -296,13 +330,10 @@ pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Vec<String>>, Matc
         let mut game = Game::new(rules);
         let mut moves = Vec::new();
         for tok in line.split_whitespace() {
-            let m = tok
-                .parse::<MoveText>()
-                .map_err(|e| e.to_string())
-                .and_then(|t| t.to_move(game.position()).map_err(|e| e.to_string()))
-                .and_then(|m| game.play(m).map(|_| m).map_err(|e| e.to_string()))
-                .map_err(|e| MatchError::Openings(format!("line {}: {e}", i + 1)))?;
-            moves.push(m.to_string());
+            let m = play_reply(&mut game, tok).map_err(|e| {
+                MatchError::Openings(format!("line {}: move {}: {e}", i + 1, quote(tok)))
+            })?;
+            moves.push(m);
         }
         if game.outcome().is_some() {
             return Err(MatchError::Openings(format!(
@@ -318,76 +349,142 @@ pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Vec<String>>, Matc
     Ok(out)
 }
 
+/// The longest line read from an engine, in bytes. The rest of a longer line is read and dropped
+/// (the line counts, cut to this length), so an engine that writes without end takes no more
+/// memory; it loses on time if no `bestmove` follows.
+pub const MAX_ENGINE_LINE: usize = 64 * 1024;
+/// Lines read from an engine ahead of the runner: a reader that gets further ahead waits, and so
+/// does the engine (its pipe fills), so that an engine flooding its output takes bounded memory.
+const LINE_QUEUE: usize = 64;
+/// The lines of an engine's stderr kept for the reports of its failures, and their length kept.
+const STDERR_LINES: usize = 4;
+const STDERR_CHARS: usize = 200;
+/// How long an engine has to answer `uci`, `isready` and each option at the handshake.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
 /// Why talking to an engine failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Failure {
+    /// No answer in time.
     Timeout,
-    Crash,
+    /// Its output or input closed (it exited, crashed, or closed its pipes).
+    Closed,
 }
 
-/// A running engine process.
+/// The last lines an engine wrote on stderr, for reports of its failures.
+#[derive(Debug, Default)]
+struct StderrTail {
+    lines: Mutex<VecDeque<String>>,
+    /// Set when its stderr has closed (every line is in).
+    done: AtomicBool,
+}
+
+/// A running engine process, in a process group of its own (on Unix), so that whatever it
+/// starts (a wrapper script's engine, a `sleep`) is killed with it.
 struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    stderr: Arc<StderrTail>,
 }
 
 impl Process {
+    /// Starts the engine and does the handshake: `uci`, the options (each followed by
+    /// `isready`), `isready`. An error says what went wrong, with the end of its stderr.
     fn start(spec: &EngineSpec) -> Result<Process, String> {
-        let mut child = Command::new(&spec.command[0])
+        let mut command = Command::new(&spec.command[0]);
+        command
             .args(&spec.command[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start `{}`: {e}", spec.command.join(" ")))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = mpsc::channel();
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("no pipes to the engine".into());
+        };
+        let (tx, rx) = mpsc::sync_channel(LINE_QUEUE);
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            // Bytes, decoded lossily: a line that is not UTF-8 (an `info string` in GBK) is a
+            // line like any other, not the end of the engine's output.
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            while let Ok(Some(_)) = read_line_capped(&mut reader, &mut buf, MAX_ENGINE_LINE) {
+                // Fails once the process is dropped: the thread ends.
+                if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
                     break;
                 }
             }
+        });
+        let tail = Arc::new(StderrTail::default());
+        let keep = Arc::clone(&tail);
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stderr);
+            let mut buf = Vec::new();
+            while let Ok(Some(_)) = read_line_capped(&mut reader, &mut buf, MAX_ENGINE_LINE) {
+                let line = String::from_utf8_lossy(&buf);
+                let line = line.trim();
+                if line.is_empty() {
+                    continue;
+                }
+                let mut lines = keep.lines.lock().unwrap_or_else(|e| e.into_inner());
+                if lines.len() == STDERR_LINES {
+                    lines.pop_front();
+                }
+                lines.push_back(sanitize(line, STDERR_CHARS));
+            }
+            keep.done.store(true, Ordering::Release);
         });
         let mut p = Process {
             child,
             stdin,
             lines: rx,
+            stderr: tail,
         };
-        p.send("uci")
-            .map_err(|_| "it closed its input".to_string())?;
-        p.expect("uciok", Duration::from_secs(10))
-            .map_err(|f| format!("no `uciok` ({f:?})"))?;
+        // On an error `p` is dropped, which ends the process.
+        p.handshake(spec)?;
+        Ok(p)
+    }
+
+    fn handshake(&mut self, spec: &EngineSpec) -> Result<(), String> {
+        self.send("uci")
+            .and_then(|()| self.expect("uciok", HANDSHAKE))
+            .map_err(|f| self.no_answer(f, "`uciok`", HANDSHAKE))?;
         for (k, v) in &spec.options {
-            p.send(&format!("setoption name {k} value {v}"))
-                .and_then(|()| p.send("isready"))
-                .map_err(|_| "it closed its input".to_string())?;
             // An engine that refuses an option says so (`info string error: …`) before it
             // answers the `isready` behind it.
-            let before = p
-                .read_until("readyok", Duration::from_secs(10))
-                .map_err(|f| format!("no `readyok` after the option `{k}={v}` ({f:?})"))?;
-            if let Some(why) = before
-                .iter()
-                .find_map(|l| l.trim().strip_prefix("info string error:"))
-            {
-                return Err(format!("it refused the option `{k}={v}`: {}", why.trim()));
+            let refusal = self
+                .send(&format!("setoption name {k} value {v}"))
+                .and_then(|()| self.send("isready"))
+                .and_then(|()| self.first_error_before("readyok", HANDSHAKE))
+                .map_err(|f| {
+                    let what = format!("`readyok` after the option `{k}={v}`");
+                    self.no_answer(f, &what, HANDSHAKE)
+                })?;
+            if let Some(why) = refusal {
+                return Err(format!("it refused the option `{k}={v}`: {why}"));
             }
         }
-        p.send("isready")
-            .map_err(|_| "it closed its input".to_string())?;
-        p.expect("readyok", Duration::from_secs(10))
-            .map_err(|f| format!("no `readyok` ({f:?})"))?;
-        Ok(p)
+        self.send("isready")
+            .and_then(|()| self.expect("readyok", HANDSHAKE))
+            .map_err(|f| self.no_answer(f, "`readyok`", HANDSHAKE))
+            .map(|_| ())
     }
 
     fn send(&mut self, line: &str) -> Result<(), Failure> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|_| Failure::Crash)
+            .map_err(|_| Failure::Closed)
     }
 
     /// Reads lines until one starts with `word`; returns it.
@@ -395,35 +492,129 @@ impl Process {
         self.read_lines(word, timeout, |_| {})
     }
 
-    /// Reads lines until one starts with `word`; returns the lines before it.
-    fn read_until(&mut self, word: &str, timeout: Duration) -> Result<Vec<String>, Failure> {
-        let mut before = Vec::new();
-        self.read_lines(word, timeout, |l| before.push(l))?;
-        Ok(before)
+    /// Reads lines until one starts with `word`; returns the message of the first
+    /// `info string error: …` before it, if any (only that is kept of what comes before).
+    fn first_error_before(
+        &mut self,
+        word: &str,
+        timeout: Duration,
+    ) -> Result<Option<String>, Failure> {
+        let mut error = None;
+        self.read_lines(word, timeout, |l| {
+            if error.is_none() {
+                if let Some(why) = l.trim().strip_prefix("info string error:") {
+                    error = Some(sanitize(why.trim(), 300));
+                }
+            }
+        })?;
+        Ok(error)
     }
 
     /// Reads lines until one starts with `word` and returns it, handing the others to `other`.
+    /// The time is checked before every line, so an engine that writes without pause still
+    /// times out.
     fn read_lines(
         &mut self,
         word: &str,
         timeout: Duration,
         mut other: impl FnMut(String),
     ) -> Result<String, Failure> {
-        let deadline = Instant::now() + timeout;
+        // No deadline beyond what `Instant` can hold (a `--movetime` of 500 million years).
+        let deadline = Instant::now().checked_add(timeout);
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    if l.split_whitespace().next() == Some(word) {
-                        return Ok(l);
+            let line = match deadline {
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Err(Failure::Timeout);
                     }
-                    other(l);
+                    match self.lines.recv_timeout(left) {
+                        Ok(l) => l,
+                        Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
+                        Err(RecvTimeoutError::Disconnected) => return Err(Failure::Closed),
+                    }
                 }
-                Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
-                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Crash),
+                None => self.lines.recv().map_err(|_| Failure::Closed)?,
+            };
+            if line.split_whitespace().next() == Some(word) {
+                return Ok(line);
+            }
+            other(line);
+        }
+    }
+
+    /// What became of an engine whose pipes closed: `exited (status 3)`, `was killed by signal
+    /// 9`, or, when it is still running a second later, `closed its output`; and whether it has
+    /// ended.
+    fn end_state(&mut self) -> (String, bool) {
+        let deadline = Instant::now() + Duration::from_secs(1);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    if let Some(code) = status.code() {
+                        return (format!("exited (status {code})"), true);
+                    }
+                    #[cfg(unix)]
+                    {
+                        use std::os::unix::process::ExitStatusExt;
+                        if let Some(signal) = status.signal() {
+                            return (format!("was killed by signal {signal}"), true);
+                        }
+                    }
+                    return ("exited".into(), true);
+                }
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                _ => return ("closed its output".into(), false),
             }
         }
     }
+
+    /// `; stderr: <line> | <line>`: the last lines of its stderr, or nothing when it wrote none.
+    /// For an engine that has `ended`, the lines it wrote last are waited for a little.
+    fn stderr_note(&self, ended: bool) -> String {
+        if ended {
+            let deadline = Instant::now() + Duration::from_millis(200);
+            while !self.stderr.done.load(Ordering::Acquire) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        let lines = self.stderr.lines.lock().unwrap_or_else(|e| e.into_inner());
+        if lines.is_empty() {
+            String::new()
+        } else {
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            format!("; stderr: {}", lines.join(" | "))
+        }
+    }
+
+    /// The report of a failed handshake step: `no <what> within 10 s` or `no <what>: it exited
+    /// (status 2)`, with the end of its stderr.
+    fn no_answer(&mut self, f: Failure, what: &str, timeout: Duration) -> String {
+        let (state, ended) = match f {
+            Failure::Timeout => (format!("no {what} within {}", seconds(timeout)), false),
+            Failure::Closed => {
+                let (state, ended) = self.end_state();
+                (format!("no {what}: it {state}"), ended)
+            }
+        };
+        format!("{state}{}", self.stderr_note(ended))
+    }
+
+    /// The reason of a forfeit by the engine named `name` for `f`, with the end of its stderr.
+    fn forfeit(&mut self, name: &str, f: Failure) -> String {
+        let (state, ended) = match f {
+            Failure::Timeout => ("timed out".to_string(), false),
+            Failure::Closed => self.end_state(),
+        };
+        format!("{name} {state}{}", self.stderr_note(ended))
+    }
+}
+
+/// `10 s`, `1.5 s`.
+fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
 }
 
 impl Drop for Process {
@@ -431,41 +622,98 @@ impl Drop for Process {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
         let deadline = Instant::now() + Duration::from_millis(500);
+        let mut ended = false;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                ended = true;
+                break;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // Whatever it started goes too (a wrapper script's engine, a `sleep`), so that nothing
+        // outlives the match or keeps its pipes, and the reader threads end.
+        kill_group(&self.child);
+        if !ended {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
+
+/// Kills the process group that `child` leads (it was started in one of its own).
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn kill_group(child: &Child) {
+    let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
+        return;
+    };
+    if pgid > 1 {
+        // SAFETY: kill(2) only sends a signal to the processes of the group `pgid`, which the
+        // engine leads (`process_group(0)` at its start); no memory of ours is involved.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Elsewhere only the engine itself is killed.
+#[cfg(not(target_os = "linux"))]
+fn kill_group(_child: &Child) {}
 
 /// The most games a match plays at once ([`MatchConfig::concurrency`]).
 pub const MAX_CONCURRENCY: usize = 64;
 
+/// The most games a match plays ([`MatchConfig::games`]): a million games of a millisecond a
+/// move would take years.
+pub const MAX_GAMES: usize = 1_000_000;
+
+/// The engines as the match starts them: each is told the match's rule set first, before its
+/// other options (`setoption name Rules value <rules>`), since the games are judged by it. The
+/// standard rules are every engine's default and are not sent, unless an option asks for them.
+/// An engine option `Rules` (any case) that names another rule set than the match's is an
+/// error: it would have the engine play by rules the games are not judged by.
+fn engine_specs(config: &MatchConfig) -> Result<[EngineSpec; 2], MatchError> {
+    let mut specs = config.engines.clone();
+    for spec in &mut specs {
+        let mut asked = false;
+        for (k, v) in &spec.options {
+            if !k.eq_ignore_ascii_case("rules") {
+                continue;
+            }
+            asked = true;
+            if v.parse::<Rules>().ok() != Some(config.rules) {
+                return Err(MatchError::Config(format!(
+                    "engine `{}`: its option `{k}={v}` is not the match's rule set `{}`, by \
+                     which the games are judged; the match sends its rule set to both engines \
+                     itself, so leave the option out",
+                    spec.name, config.rules
+                )));
+            }
+        }
+        spec.options
+            .retain(|(k, _)| !k.eq_ignore_ascii_case("rules"));
+        if asked || config.rules != Rules::STANDARD {
+            spec.options
+                .insert(0, ("Rules".to_string(), config.rules.to_string()));
+        }
+    }
+    Ok(specs)
+}
+
 /// Plays the match; `on_game` sees every finished game (in finishing order). Returns the tally.
-/// Before any game, both engines are started once: one that fails its handshake or answers a
-/// `setoption` with `info string error: …` stops the match with a [`MatchError::Engine`].
+/// Each engine is told the match's rule set before its options (`setoption name Rules value
+/// …`, except for the standard rules, every engine's default); an engine option `Rules` naming
+/// another rule set is a [`MatchError::Config`]. Before any game, both engines are started once:
+/// one that fails its handshake or answers a `setoption` with `info string error: …` stops the
+/// match with a [`MatchError::Engine`] that says what happened (`no `uciok`: it exited (status
+/// 2); stderr: …`).
 pub fn run(
     config: &MatchConfig,
     mut on_game: impl FnMut(&GameResult, &Tally) + Send,
 ) -> Result<Tally, MatchError> {
-    if config.openings.is_empty() {
-        return Err(MatchError::Openings("no openings".into()));
-    }
-    if config.games == 0 {
-        return Err(MatchError::Config("a match needs at least one game".into()));
-    }
-    if !(1..=MAX_CONCURRENCY).contains(&config.concurrency) {
-        return Err(MatchError::Config(format!(
-            "games at once must be from 1 to {MAX_CONCURRENCY}, not {}",
-            config.concurrency
-        )));
-    }
+    let specs = check(config)?;
     // Check both engines start before scheduling games.
-    for spec in &config.engines {
+    for spec in &specs {
         Process::start(spec).map_err(|e| MatchError::Engine(spec.name.clone(), e))?;
     }
     let games = config.games.div_ceil(2) * 2;
@@ -489,7 +737,7 @@ pub fn run(
                     if i >= games {
                         break;
                     }
-                    let result = play_game(config, i, &mut procs);
+                    let result = play_game(config, &specs, i, &mut procs);
                     let mut st = state.lock().unwrap_or_else(|e| e.into_inner());
                     let t = &mut st.0;
                     match result.score {
@@ -522,6 +770,31 @@ pub fn run(
     });
     let tally = state.into_inner().unwrap_or_else(|e| e.into_inner()).0;
     Ok(tally)
+}
+
+/// The checks [`run`] makes of `config` before it starts anything (the openings, the number of
+/// games and of games at once, the engines' `Rules` options), for a caller that does other work
+/// first; returns the engines as the match starts them.
+pub fn check(config: &MatchConfig) -> Result<[EngineSpec; 2], MatchError> {
+    if config.openings.is_empty() {
+        return Err(MatchError::Openings("no openings".into()));
+    }
+    if config.games == 0 {
+        return Err(MatchError::Config("a match needs at least one game".into()));
+    }
+    if config.games > MAX_GAMES {
+        return Err(MatchError::Config(format!(
+            "a match has at most {MAX_GAMES} games, not {}",
+            config.games
+        )));
+    }
+    if !(1..=MAX_CONCURRENCY).contains(&config.concurrency) {
+        return Err(MatchError::Config(format!(
+            "games at once must be from 1 to {MAX_CONCURRENCY}, not {}",
+            config.concurrency
+        )));
+    }
+    engine_specs(config)
 }
 
 /// One engine's clock in a match under [`TimeControl::Clock`]: the time left, in nanoseconds,
@@ -563,7 +836,14 @@ impl MatchClock {
     }
 }
 
-fn play_game(config: &MatchConfig, index: usize, procs: &mut [Option<Process>; 2]) -> GameResult {
+/// Plays game `index` with the engines started from `specs` (see [`engine_specs`]); `procs`
+/// holds a worker's engine processes from game to game (one that failed is restarted).
+fn play_game(
+    config: &MatchConfig,
+    specs: &[EngineSpec; 2],
+    index: usize,
+    procs: &mut [Option<Process>; 2],
+) -> GameResult {
     let opening = &config.openings[(index / 2) % config.openings.len()];
     // Engine 0 has Red in even games, Blue in odd ones.
     let red = index % 2;
@@ -588,14 +868,20 @@ fn play_game(config: &MatchConfig, index: usize, procs: &mut [Option<Process>; 2
         _ => [MatchClock::new(Duration::ZERO); 2],
     };
     let mut moves: Vec<String> = game.moves().map(|m| m.to_string()).collect();
+    // Why an engine could not be restarted for this game.
+    let mut lost: [Option<String>; 2] = [None, None];
     for (e, p) in procs.iter_mut().enumerate() {
         let alive = p.as_mut().is_some_and(|p| {
             p.send("ucinewgame").is_ok()
                 && p.send("isready").is_ok()
-                && p.expect("readyok", Duration::from_secs(10)).is_ok()
+                && p.expect("readyok", HANDSHAKE).is_ok()
         });
         if !alive {
-            *p = Process::start(&config.engines[e]).ok();
+            // The old process (if any) ends before the new one starts.
+            *p = None;
+            *p = Process::start(&specs[e])
+                .map_err(|why| lost[e] = Some(why))
+                .ok();
         }
     }
     let finish = |game: &Game, winner: Option<usize>, reason: String, forfeit: Option<String>| {
@@ -642,7 +928,10 @@ fn play_game(config: &MatchConfig, index: usize, procs: &mut [Option<Process>; 2
         let e = engine_of(turn);
         let name = config.engines[e].name.clone();
         let Some(p) = procs[e].as_mut() else {
-            let why = format!("{name} crashed (could not restart)");
+            let why = match &lost[e] {
+                Some(cause) => format!("{name} could not be restarted: {cause}"),
+                None => format!("{name} could not be restarted"),
+            };
             return finish(&game, Some(1 - e), why.clone(), Some(why));
         };
         let position = if moves.is_empty() {
@@ -684,10 +973,7 @@ fn play_game(config: &MatchConfig, index: usize, procs: &mut [Option<Process>; 2
         let line = match reply {
             Ok(l) => l,
             Err(f) => {
-                let why = match f {
-                    Failure::Timeout => format!("{name} timed out"),
-                    Failure::Crash => format!("{name} crashed"),
-                };
+                let why = p.forfeit(&name, f);
                 procs[e] = None;
                 return finish(&game, Some(1 - e), why.clone(), Some(why));
             }
@@ -700,19 +986,29 @@ fn play_game(config: &MatchConfig, index: usize, procs: &mut [Option<Process>; 2
             }
         }
         let text = line.split_whitespace().nth(1).unwrap_or("");
-        let mv = text
-            .parse::<MoveText>()
-            .map_err(|e| e.to_string())
-            .and_then(|t| t.to_move(game.position()).map_err(|e| e.to_string()))
-            .and_then(|m| game.play(m).map(|_| m).map_err(|e| e.to_string()));
-        match mv {
-            Ok(m) => moves.push(m.to_string()),
+        match play_reply(&mut game, text) {
+            Ok(m) => moves.push(m),
             Err(err) => {
-                let why = format!("{name} played an illegal move `{text}`: {err}");
+                let why = format!("{name} played an illegal move {}: {err}", quote(text));
                 return finish(&game, Some(1 - e), why.clone(), Some(why));
             }
         }
     }
+}
+
+/// Plays the move `text` of an engine's `bestmove` in `game`: the move in coordinates, or the
+/// bare reason why it is not one. A pass (`--`) is no move in play (RULES §4: it exists only as
+/// an online timeout penalty), and `(none)` none at all: the game is not over.
+fn play_reply(game: &mut Game, text: &str) -> Result<String, String> {
+    let t = text
+        .parse::<MoveText>()
+        .map_err(|e| format!("it cannot be read: {}", e.message))?;
+    let m = t.to_move(game.position()).map_err(|e| e.reason)?;
+    if m.is_pass() {
+        return Err("a pass is not a move in play (RULES §4)".into());
+    }
+    game.play(m).map_err(|e| e.reason)?;
+    Ok(m.to_string())
 }
 
 /// Writes game records to `w`, one after another with a blank line between.
@@ -738,16 +1034,28 @@ pub fn summary(config: &MatchConfig, t: &Tally) -> Vec<String> {
             t.score(),
             t.games()
         ),
-        if t.games() > 0 && t.wins == t.games() {
-            "Elo difference: +inf (every game won)".to_string()
-        } else if t.games() > 0 && t.losses == t.games() {
-            "Elo difference: -inf (every game lost)".to_string()
+        if t.games() == 0 {
+            "Elo difference: none (no games)".to_string()
+        } else if t.wins == t.games() {
+            "Elo difference: +inf (every game won; no interval from one result)".to_string()
+        } else if t.losses == t.games() {
+            "Elo difference: -inf (every game lost; no interval from one result)".to_string()
+        } else if t.draws == t.games() {
+            "Elo difference: 0.0 (every game drawn; no interval from one result)".to_string()
         } else {
-            format!("Elo difference: {elo:.1} (95% interval {lo:.1} to {hi:.1})")
+            // A bound at a score of 0 or 1 is an infinite Elo difference, and says so.
+            format!(
+                "Elo difference: {} (95% interval {} to {})",
+                show_elo(elo),
+                show_elo(lo),
+                show_elo(hi)
+            )
         },
-        {
+        if t.has_spread() {
             let (_, lo, hi) = t.score_interval();
             format!("Score 95% interval: {lo:.3} to {hi:.3}")
+        } else {
+            "Score 95% interval: none (every game had the same result)".to_string()
         },
         format!(
             "Forfeits (illegal move, timeout, crash): {} {}, {} {}",
@@ -823,6 +1131,7 @@ mod tests {
             ..Tally::default()
         };
         assert_eq!(all.score_interval(), (1.0, 1.0, 1.0));
+        assert!(!all.has_spread());
         let mostly = Tally {
             wins: 9,
             draws: 1,
@@ -839,6 +1148,96 @@ mod tests {
             ..Tally::default()
         };
         assert!((t.elo().0 - 190.8).abs() < 0.5);
+    }
+
+    fn config_with(sprt: Option<Sprt>) -> MatchConfig {
+        let spec = EngineSpec::from_command("A", "true").unwrap();
+        MatchConfig {
+            engines: [
+                spec.clone(),
+                EngineSpec {
+                    name: "B".into(),
+                    ..spec
+                },
+            ],
+            games: 2,
+            time_control: TimeControl::Depth(1),
+            concurrency: 1,
+            rules: Rules::STANDARD,
+            openings: vec![vec![]],
+            max_plies: 0,
+            sprt,
+            timeout_margin: Duration::from_millis(200),
+        }
+    }
+
+    fn tally(wins: u32, losses: u32, draws: u32) -> Tally {
+        Tally {
+            wins,
+            losses,
+            draws,
+            ..Tally::default()
+        }
+    }
+
+    #[test]
+    fn the_summary_of_a_9_3_0_match() {
+        // The numbers of a real 9-3-0 match, unchanged since the summary first printed them.
+        let config = config_with(Some(Sprt::new(0.0, 50.0)));
+        assert_eq!(
+            summary(&config, &tally(9, 3, 0)),
+            [
+                "Score of A vs B: 9 - 3 - 0 (wins - losses - draws) [0.750] 12",
+                "Elo difference: 190.8 (95% interval 3.5 to 919.4)",
+                "Score 95% interval: 0.505 to 0.995",
+                "Forfeits (illegal move, timeout, crash): A 0, B 0",
+                "SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR 0.94 (-2.94, 2.94) undecided",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_summary_without_an_interval_says_so() {
+        let config = config_with(None);
+        let lines = |t: Tally| summary(&config, &t)[1..3].to_vec();
+        let none = "Score 95% interval: none (every game had the same result)";
+        assert_eq!(
+            lines(tally(4, 0, 0)),
+            [
+                "Elo difference: +inf (every game won; no interval from one result)",
+                none
+            ]
+        );
+        assert_eq!(
+            lines(tally(0, 4, 0)),
+            [
+                "Elo difference: -inf (every game lost; no interval from one result)",
+                none
+            ]
+        );
+        assert_eq!(
+            lines(tally(0, 0, 6)),
+            [
+                "Elo difference: 0.0 (every game drawn; no interval from one result)",
+                none
+            ]
+        );
+        // A score interval that reaches 0 or 1 is an infinite Elo bound, not ±2400 from a clamp.
+        assert_eq!(
+            lines(tally(1, 1, 0)),
+            [
+                "Elo difference: 0.0 (95% interval -inf to +inf)",
+                "Score 95% interval: 0.000 to 1.000"
+            ]
+        );
+        assert_eq!(
+            lines(tally(9, 0, 1))[0],
+            "Elo difference: 511.5 (95% interval 311.1 to +inf)"
+        );
+        assert_eq!(
+            summary(&config, &Tally::default())[1],
+            "Elo difference: none (no games)"
+        );
     }
 
     #[test]
@@ -874,6 +1273,69 @@ mod tests {
         assert_eq!(ok, vec![line.clone(), line]);
         let err = parse_openings("g3g5\n", Rules::STANDARD).unwrap_err();
         assert!(err.to_string().contains("line 1"), "{err}");
+        // A pass is no move in play (RULES §4), in an opening as in a game.
+        let err = parse_openings("g3g4 --\n", Rules::STANDARD).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "opening suite: line 1: move `--`: a pass is not a move in play (RULES §4)"
+        );
+    }
+
+    #[test]
+    fn the_rules_go_to_the_engines_first_and_another_rule_set_is_refused() {
+        let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let mut config = config_with(None);
+        // The standard rules are every engine's default: nothing is sent.
+        let specs = engine_specs(&config).unwrap();
+        assert!(specs.iter().all(|s| s.options.is_empty()));
+        config.rules = "no_rivers".parse().unwrap();
+        config.engines[0].options = pairs(&[("Hash", "8")]);
+        // The same rule set, spelt otherwise, is taken (and sent once, in its normal form).
+        config.engines[1].options = pairs(&[("rules", "NO_RIVERS,no_rivers"), ("Level", "3")]);
+        let specs = engine_specs(&config).unwrap();
+        assert_eq!(
+            specs[0].options,
+            pairs(&[("Rules", "no_rivers"), ("Hash", "8")])
+        );
+        assert_eq!(
+            specs[1].options,
+            pairs(&[("Rules", "no_rivers"), ("Level", "3")])
+        );
+        config.engines[1].options = pairs(&[("Rules", "standard")]);
+        let err = engine_specs(&config).unwrap_err().to_string();
+        assert!(
+            err.starts_with(
+                "engine `B`: its option `Rules=standard` is not the match's rule set `no_rivers`"
+            ),
+            "{err}"
+        );
+        // An explicit `Rules=standard` under the standard rules is sent as asked.
+        config.rules = Rules::STANDARD;
+        let specs = engine_specs(&config).unwrap();
+        assert_eq!(specs[1].options, pairs(&[("Rules", "standard")]));
+    }
+
+    #[test]
+    fn a_reply_is_a_move_in_play() {
+        let mut game = Game::new(Rules::STANDARD);
+        assert_eq!(play_reply(&mut game, "Rg4"), Ok("g3g4".to_string()));
+        assert_eq!(
+            play_reply(&mut game, "--"),
+            Err("a pass is not a move in play (RULES §4)".to_string())
+        );
+        assert!(play_reply(&mut game, "(none)")
+            .unwrap_err()
+            .starts_with("it cannot be read: "));
+        assert_eq!(
+            play_reply(&mut game, "a1a9"),
+            Err("the tiger on a1 is red's, and it is blue's turn".to_string())
+        );
+        // Nothing was played but the first move.
+        assert_eq!(game.len(), 1);
     }
 
     #[test]

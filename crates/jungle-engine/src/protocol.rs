@@ -4,10 +4,11 @@
 //! `stop`, `isready` and `quit` are answered while it thinks. A malformed command is answered
 //! with `info string error: …` and never ends the session.
 
+use crate::lineio::{quote, read_line_capped, sanitize};
 use crate::{eval, Clock, Engine, EngineOptions, Limits, SearchInfo};
 use jungle::{perft_divide, Color, Game, Jfen, Move, MoveList, MoveText, Position, Rules};
 use std::collections::VecDeque;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,6 +17,13 @@ use std::time::Duration;
 pub const NAME: &str = concat!("Jungle ", env!("CARGO_PKG_VERSION"));
 /// The deepest `perft` the protocol accepts (deeper counts take minutes).
 pub const MAX_PERFT: u32 = 6;
+/// The longest input line the engine reads, in bytes (its `\n` not counted). A longer line is
+/// read to its end but dropped: the engine answers it with an error naming its length and
+/// otherwise ignores it. A `position` of a game of 100 000 plies fits.
+pub const MAX_INPUT_LINE: usize = 1 << 20;
+/// The longest `info string error: …` line's message, in characters; what it quotes of its input
+/// is shorter still (80 characters a word).
+const MAX_ERROR_CHARS: usize = 500;
 
 /// `go`'s parameters that take a number, in the order `Session::go` keeps their values.
 const GO_NUMBERS: [&str; 8] = [
@@ -36,6 +44,20 @@ fn read_move(game: &Game, text: &str) -> Result<Move, String> {
     text.parse::<MoveText>()
         .map_err(|e| e.to_string())
         .and_then(|t| t.to_move(game.position()).map_err(|e| e.to_string()))
+}
+
+/// Plays the move `text` (either notation, or `--` for a pass) in `game`; else the bare reason
+/// why not (not repeating the move: the caller names it as typed).
+fn play_typed(game: &mut Game, text: &str) -> Result<(), String> {
+    let t = text.parse::<MoveText>().map_err(|e| {
+        format!(
+            "cannot be read (at character {}): {}",
+            e.position + 1,
+            e.message
+        )
+    })?;
+    let m = t.to_move(game.position()).map_err(|e| e.reason)?;
+    game.play(m).map_err(|e| e.reason)
 }
 
 /// A line sink shared between the protocol loop and the search thread.
@@ -76,6 +98,8 @@ pub fn info_line(i: &SearchInfo) -> String {
 enum Event {
     /// A command line.
     Line(String),
+    /// An input line longer than [`MAX_INPUT_LINE`], of this many bytes: dropped.
+    TooLong(usize),
     /// The input ended.
     Closed,
     /// The search numbered so (see `Session::searches`) has its result ready.
@@ -88,19 +112,18 @@ pub fn run_stdio() -> io::Result<()> {
     let lines = tx.clone();
     std::thread::spawn(move || {
         // Bytes, not `lines()`: a line that is not UTF-8 is a malformed command, not the end.
+        // At most `MAX_INPUT_LINE` bytes of a line are kept, so an endless line takes no more.
         let stdin = io::stdin();
         let mut input = stdin.lock();
         let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf).into_owned();
-                    if lines.send(Event::Line(line)).is_err() {
-                        return;
-                    }
-                }
+        while let Ok(Some(len)) = read_line_capped(&mut input, &mut buf, MAX_INPUT_LINE) {
+            let event = if len > MAX_INPUT_LINE {
+                Event::TooLong(len)
+            } else {
+                Event::Line(String::from_utf8_lossy(&buf).into_owned())
+            };
+            if lines.send(event).is_err() {
+                return;
             }
         }
         let _ = lines.send(Event::Closed);
@@ -110,14 +133,21 @@ pub fn run_stdio() -> io::Result<()> {
 }
 
 /// Runs the protocol: commands arrive on `input` (the session ends when it closes or on `quit`),
-/// replies go to `output`. (A thread passes `input` on to the loop; after `quit` it ends when
-/// `input` closes or brings its next line.)
+/// replies go to `output`. A line longer than [`MAX_INPUT_LINE`] (a trailing `\n` not counted)
+/// is answered with an error and dropped, as on stdin. (A thread passes `input` on to the loop;
+/// after `quit` it ends when `input` closes or brings its next line.)
 pub fn run(input: mpsc::Receiver<String>, output: Box<dyn Write + Send>) {
     let (tx, rx) = mpsc::channel();
     let lines = tx.clone();
     std::thread::spawn(move || {
         for line in input {
-            if lines.send(Event::Line(line)).is_err() {
+            let len = line.trim_end_matches(['\n', '\r']).len();
+            let event = if len > MAX_INPUT_LINE {
+                Event::TooLong(len)
+            } else {
+                Event::Line(line)
+            };
+            if lines.send(event).is_err() {
                 return;
             }
         }
@@ -137,7 +167,7 @@ fn run_events(
     let out: Out = Arc::new(Mutex::new(output));
     let mut session = Session::new(out, tx);
     // Commands that arrive while a search runs wait here until it ends, as a GUI expects; only
-    // `stop` and (with nothing queued) `isready` and `quit` are answered at once.
+    // `stop`, `ponderhit`, `quit` and (with nothing queued) `isready` are answered at once.
     let mut queued: VecDeque<String> = VecDeque::new();
     let mut open = true;
     loop {
@@ -164,11 +194,9 @@ fn run_events(
                 let word = line.split_whitespace().next().unwrap_or("");
                 let busy = session.engine.has_pending() || !queued.is_empty();
                 match word {
-                    // `quit` behind queued commands, like the end of input, finishes them first.
-                    "quit" if busy => {
-                        session.drain(&mut queued);
-                        break;
-                    }
+                    // `quit` ends the session at once, as UCI asks: a running search is stopped
+                    // (its `bestmove` is still written) and queued commands are dropped.
+                    "quit" => break,
                     "stop" | "ponderhit" => {
                         session.command(&line);
                     }
@@ -183,6 +211,10 @@ fn run_events(
                     }
                 }
             }
+            Event::TooLong(len) => session.error(format!(
+                "an input line of {len} bytes is longer than the limit of {MAX_INPUT_LINE} bytes: \
+                 ignored"
+            )),
             Event::SearchDone(id) => {
                 // A search already answered (`stop`) or replaced sends its signal late: only the
                 // pending search's counts. Its thread is ending, so `wait` returns at once.
@@ -260,7 +292,10 @@ impl Session {
         }
     }
 
+    /// Writes `info string error: <msg>`, the message shortened and its control characters
+    /// escaped (it may quote the input).
     fn error(&self, msg: impl std::fmt::Display) {
+        let msg = sanitize(&msg.to_string(), MAX_ERROR_CHARS);
         say(&self.out, &format!("info string error: {msg}"));
     }
 
@@ -354,7 +389,7 @@ impl Session {
                     self.error("`ponderhit` without a pondering search (`go ponder …`)");
                 }
             }
-            _ if busy => self.error(format!("`{cmd}` while searching; send `stop` first")),
+            _ if busy => self.error(format!("{} while searching; send `stop` first", quote(cmd))),
             "ucinewgame" => {
                 self.engine.new_game();
                 self.game = Game::new(self.rules);
@@ -385,6 +420,12 @@ impl Session {
             }
             "perft" => self.perft(args),
             "eval" => {
+                if let Some(o) = self.game.outcome() {
+                    say(
+                        &self.out,
+                        &format!("info string game over: {} {o}", o.result_str()),
+                    );
+                }
                 let pos = self.game.position();
                 let e = eval::evaluate_with(pos, &self.options.weights);
                 let red = if pos.turn() == Color::Red { e } else { -e };
@@ -396,7 +437,7 @@ impl Session {
                     ),
                 );
             }
-            _ => self.error(format!("unknown command `{cmd}`")),
+            _ => self.error(format!("unknown command {}", quote(cmd))),
         }
         true
     }
@@ -417,7 +458,8 @@ impl Session {
             match v.parse::<i64>() {
                 Ok(n) if (min..=max).contains(&n) => Ok(n),
                 _ => Err(format!(
-                    "option {name} takes a number from {min} to {max}, not `{v}`"
+                    "option `{name}` takes a number from {min} to {max}, not {}",
+                    quote(v)
                 )),
             }
         };
@@ -454,25 +496,32 @@ impl Session {
                 Ok(n) => o.multi_pv = n as usize,
                 Err(e) => return self.error(e),
             },
+            // Read as the rules library reads a rule set everywhere (`jungle match --rules`, the
+            // server): deviations in any order and case, one given twice counting once,
+            // `standard` alone or among deviations adding none, a later `draw_plies=N` replacing
+            // an earlier. `d` shows the rule set in its one normal form.
             "rules" => match value.parse::<Rules>() {
                 Ok(r) => {
                     self.rules = r;
                     self.game = Game::new(r);
                 }
-                Err(e) => return self.error(e),
+                Err(e) => return self.error(format!("option `Rules`: {e}")),
             },
             "ponder" => match value.to_ascii_lowercase().as_str() {
                 "true" => self.ponder_option = true,
                 "false" => self.ponder_option = false,
                 _ => {
-                    return self.error(format!("option Ponder is `true` or `false`, not `{value}`"))
+                    return self.error(format!(
+                        "option `Ponder` is `true` or `false`, not {}",
+                        quote(value)
+                    ))
                 }
             },
             "weights" => match value.parse::<eval::Weights>() {
                 Ok(w) => o.weights = w,
-                Err(e) => return self.error(format!("option Weights: {e}")),
+                Err(e) => return self.error(format!("option `Weights`: {e}")),
             },
-            _ => return self.error(format!("unknown option `{name}`")),
+            _ => return self.error(format!("unknown option {}", quote(name))),
         }
         self.options = o;
         self.engine.set_options(o);
@@ -495,11 +544,13 @@ impl Session {
             _ => return self.error("expected `position startpos|fen <JFEN> [moves …]`"),
         };
         let mut game = Game::from_position(start);
-        for text in moves {
-            let played =
-                read_move(&game, text).and_then(|m| game.play(m).map_err(|e| e.to_string()));
-            if let Err(e) = played {
-                return self.error(e);
+        for (i, text) in moves.iter().enumerate() {
+            if let Err(why) = play_typed(&mut game, text) {
+                return self.error(format!(
+                    "`position`: move {} {}: {why}; the position is unchanged",
+                    i + 1,
+                    quote(text)
+                ));
             }
         }
         self.game = game;
@@ -534,13 +585,16 @@ impl Session {
                 _ => {}
             }
             let Some(slot) = GO_NUMBERS.iter().position(|&p| p == key) else {
-                return self.error(format!("unknown `go` parameter `{key}`"));
+                return self.error(format!("unknown `go` parameter {}", quote(key)));
             };
             let Some(value) = args.get(i + 1) else {
                 return self.error(format!("`go {key}` needs a value"));
             };
             let Ok(n) = value.parse::<u64>() else {
-                return self.error(format!("`go {key}` needs a whole number, not `{value}`"));
+                return self.error(format!(
+                    "`go {key}` needs a whole number, not {}",
+                    quote(value)
+                ));
             };
             values[slot] = Some(n);
             i += 2;
@@ -609,7 +663,10 @@ impl Session {
                     .game
                     .illegal_reason(m)
                     .unwrap_or_else(|| "a pass is not searched".into());
-                return Err(format!("`go searchmoves`: illegal move {m}: {why}"));
+                return Err(format!(
+                    "`go searchmoves`: illegal move {}: {why}",
+                    quote(text)
+                ));
             }
             if !list.contains(m) {
                 list.push(m);

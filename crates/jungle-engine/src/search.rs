@@ -134,6 +134,8 @@ pub(crate) struct Searcher<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
+    /// Nodes between two looks at the shared stop conditions (see [`check_interval`]).
+    check_every: u64,
     /// Late move reductions by depth and move number.
     lmr: Box<[[i32; jungle::MAX_MOVES]; LMR_DEPTHS]>,
     /// [`capture_keys`] of the search's rules.
@@ -205,6 +207,17 @@ fn from_tt(s: i32, ply: usize) -> i32 {
 
 /// Buckets of [`Searcher::seen`].
 const SEEN_BUCKETS: usize = 1 << 12;
+
+/// The most nodes a thread searches between two looks at the node limit and the clock.
+const CHECK_EVERY: u64 = 1024;
+
+/// How many nodes a thread searches between two looks at the node limit and the clock:
+/// [`CHECK_EVERY`], or a 64th of a smaller node limit (at least 1), so that a search of a few
+/// nodes (`go nodes 1`) stops within about 1.6% of its limit instead of up to 1024 nodes past
+/// it. Searches without a node limit, or with one of 65 536 nodes or more, look as often as ever.
+fn check_interval(node_limit: Option<u64>) -> u64 {
+    node_limit.map_or(CHECK_EVERY, |n| (n / 64).clamp(1, CHECK_EVERY))
+}
 
 /// The bucket of a position hash in [`Searcher::seen`].
 #[inline]
@@ -444,6 +457,7 @@ impl<'a> Searcher<'a> {
             pv: vec![[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
+            check_every: check_interval(shared.node_limit),
             lmr: lmr_table(),
             capture_keys: capture_keys(shared.eval.rules()),
             material: [Material::default(); MAX_PLY + 1],
@@ -484,21 +498,21 @@ impl<'a> Searcher<'a> {
             self.stopped = true;
             return true;
         }
-        if self.unflushed >= 1024 {
+        if self.unflushed >= self.check_every {
             self.flush_nodes();
-            if self.id == 0 {
-                if let Some(limit) = self.shared.node_limit {
-                    if self.total_nodes() >= limit {
-                        self.stopped = true;
-                        self.shared.stop.store(true, Ordering::Relaxed);
-                        return true;
-                    }
-                }
-                if self.shared.deadline.hard_passed(self.shared.time) {
+            // Every thread looks at the node limit (helpers that start before the main thread
+            // would otherwise run past a small one); the main thread alone at the clock.
+            if let Some(limit) = self.shared.node_limit {
+                if self.total_nodes() >= limit {
                     self.stopped = true;
                     self.shared.stop.store(true, Ordering::Relaxed);
                     return true;
                 }
+            }
+            if self.id == 0 && self.shared.deadline.hard_passed(self.shared.time) {
+                self.stopped = true;
+                self.shared.stop.store(true, Ordering::Relaxed);
+                return true;
             }
         }
         false

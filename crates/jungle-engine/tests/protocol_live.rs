@@ -107,6 +107,19 @@ impl Live {
         lines
     }
 
+    /// Whether the session ends by itself within `wait` (its input still open).
+    fn ends_within(&self, wait: Duration) -> bool {
+        let deadline = Instant::now() + wait;
+        let thread = self.thread.as_ref().unwrap();
+        while Instant::now() < deadline {
+            if thread.is_finished() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        thread.is_finished()
+    }
+
     /// Closes the input and returns what the session still wrote.
     fn end(mut self) -> Vec<String> {
         self.input = None;
@@ -236,9 +249,83 @@ fn go_infinite_keeps_its_depth_and_node_limits_and_waits_for_stop() {
     out.extend(s.until("bestmove "));
     let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
     assert!(!infos.is_empty(), "{out:#?}");
-    // The node count is checked every 1024 nodes.
+    // The node count is checked every 64th of the limit.
     for l in infos {
-        assert!(nodes_of(l) <= 3000 + 2048, "{l}");
+        assert!(nodes_of(l) <= 3000 + 3000 / 64 + 8, "{l}");
     }
+    assert!(s.end().is_empty());
+}
+
+#[test]
+fn go_infinite_on_a_finished_game_waits_for_stop() {
+    let s = Live::start();
+    s.send("position fen 7/3D3/7/7/7/7/7/7/l6 r 0 1 moves d8d9");
+    for go in ["go infinite", "go"] {
+        s.send(go);
+        let out = s.until("info string game over: 1-0 red den");
+        assert_eq!(out.len(), 1, "{out:#?}");
+        // No move to search, but the answer still waits for `stop`.
+        let more = s.lines_within(Duration::from_millis(300));
+        assert!(more.is_empty(), "{go}: {more:#?}");
+        s.send("stop");
+        assert_eq!(s.until("bestmove "), ["bestmove (none)"]);
+    }
+    assert!(s.end().is_empty());
+}
+
+#[test]
+fn quit_ends_the_session_at_once_whatever_the_search() {
+    for go in [
+        "go movetime 5000",
+        "go depth 60",
+        "go nodes 4000000000",
+        "go infinite",
+    ] {
+        let s = Live::start();
+        s.send("position startpos");
+        s.send(go);
+        s.until("info depth 3 ");
+        // Queued behind the search, and dropped by `quit`.
+        s.send("position startpos moves g3g4");
+        s.send("go depth 60");
+        s.send("quit");
+        assert!(
+            s.ends_within(Duration::from_secs(2)),
+            "`{go}` then `quit`: the session went on"
+        );
+        // The stopped search answers; the queued one never started.
+        let rest = s.end();
+        let bests: Vec<&String> = rest.iter().filter(|l| l.starts_with("bestmove ")).collect();
+        assert_eq!(bests.len(), 1, "{go}: {rest:#?}");
+        assert!(is_legal_after(&[], best_of(bests[0])), "{go}: {rest:#?}");
+    }
+}
+
+#[test]
+fn an_over_long_line_is_dropped_with_an_error() {
+    let s = Live::start();
+    s.send(&format!(
+        "position startpos moves {}",
+        "g3g4 ".repeat(300_000)
+    ));
+    s.send("isready");
+    // Cut for the failure message: the line must not come back.
+    let out: Vec<String> = s
+        .until("readyok")
+        .iter()
+        .map(|l| l.chars().take(200).collect())
+        .collect();
+    assert_eq!(
+        out,
+        [
+            format!(
+                "info string error: an input line of {} bytes is longer than the limit of {} \
+                 bytes: ignored",
+                "position startpos moves ".len() + 5 * 300_000,
+                protocol::MAX_INPUT_LINE
+            ),
+            "readyok".to_string()
+        ]
+    );
     assert!(s.end().is_empty());
 }

@@ -284,6 +284,37 @@ fn node_limit_is_respected_roughly() {
 }
 
 #[test]
+fn small_node_limits_are_kept_closely() {
+    // `go nodes 1` searched 781 nodes when the limit was looked at every 1024 nodes; a limit
+    // below 65 536 is now looked at every 64th of it (and at least every node).
+    let g = Game::new(Rules::STANDARD);
+    for threads in [1, 3] {
+        for limit in [1u64, 10, 100, 1000, 5000] {
+            let r = Engine::new(EngineOptions {
+                threads,
+                ..EngineOptions::default()
+            })
+            .search(
+                &g,
+                Limits {
+                    nodes: Some(limit),
+                    ..Limits::default()
+                },
+            );
+            // A few nodes more: the nodes on the way to the next look, and (with helpers) the
+            // helpers' nodes counted since their last one.
+            let slack = threads as u64 * (limit / 64).max(1) + 2 * threads as u64;
+            assert!(
+                r.nodes <= limit + slack,
+                "threads {threads}, nodes {limit}: searched {}",
+                r.nodes
+            );
+            assert!(g.legal_moves().contains(r.best.unwrap()));
+        }
+    }
+}
+
+#[test]
 fn fixed_depth_search_is_deterministic() {
     let g = random_games(1, 99, Rules::STANDARD).remove(0);
     let a = search(&g, 7);
