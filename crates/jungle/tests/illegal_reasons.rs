@@ -2,6 +2,8 @@
 
 use jungle::{Jfen, Move, Position, Rules, Square};
 
+mod support;
+
 fn reason(jfen: &str, from: Square, to: Square) -> String {
     let pos = Jfen::parse_position(jfen, Rules::STANDARD).expect("valid test position");
     pos.illegal_reason(Move::new(from, to))
@@ -252,24 +254,12 @@ mod every_pair {
     //! The explanations agree with the legal moves for all 3,906 from/to pairs of random
     //! positions under every rule set, and each names a reason that holds on the board.
     use jungle::{
-        Bitboard, Color, Illegal, Jfen, Move, Piece, Position, Role, Rules, Setup, Square, JUMPS,
+        Bitboard, Color, Illegal, Jfen, Move, Piece, Position, Role, Setup, Square, JUMPS,
         NEIGHBORS,
     };
     use proptest::prelude::*;
 
-    fn any_rules() -> impl Strategy<Value = Rules> {
-        any::<[bool; 8]>().prop_map(|f| Rules {
-            wolf_over_dog: f[0],
-            only_enemy_rat_blocks: f[1],
-            rats_do_not_block: f[2],
-            no_shore_rat_capture: f[3],
-            rule_7_3: f[4],
-            rule_17_5: f[5],
-            repetition_loss: f[6],
-            no_rivers: f[7],
-            draw_plies: 200,
-        })
-    }
+    use super::support::strategies::any_rules;
 
     /// A random valid position: each of the 16 animals present or not, non-rats on land and
     /// rats often in the water (so that jumps are often blocked), never in the own den.

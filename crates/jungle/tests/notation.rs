@@ -9,6 +9,9 @@ use jungle::{
 };
 use proptest::prelude::*;
 
+mod support;
+use support::strategies::any_rules;
+
 fn sq(name: &str) -> Square {
     name.parse().expect("square")
 }
@@ -52,20 +55,6 @@ fn any_setup() -> impl Strategy<Value = Setup> {
             s.fullmoves = fullmoves;
             s
         })
-}
-
-fn any_rules() -> impl Strategy<Value = Rules> {
-    (any::<[bool; 8]>(), prop_oneof![Just(200u32), 0u32..1000]).prop_map(|(f, n)| Rules {
-        wolf_over_dog: f[0],
-        only_enemy_rat_blocks: f[1],
-        rats_do_not_block: f[2],
-        no_shore_rat_capture: f[3],
-        rule_7_3: f[4],
-        rule_17_5: f[5],
-        repetition_loss: f[6],
-        no_rivers: f[7],
-        draw_plies: n,
-    })
 }
 
 proptest! {
@@ -406,13 +395,8 @@ fn jfen_errors_blame_the_board_before_the_number_of_fields() {
         "invalid JFEN (board field, at character 1): rank 9 has 0 squares, expected 7"
     );
     // With a board that reads, the fields are read in order: the first one at fault is named,
-    // and the number of fields only when the fields before the missing or extra one are right.
-    jfen_fails(board, JfenField::Turn, board.len());
-    jfen_fails(
-        &format!("{board} r 0"),
-        JfenField::Fullmoves,
-        board.len() + 4,
-    );
+    // and the number of fields only when the fields before the missing or extra one are right
+    // (a board alone and `r 0`: see above).
     jfen_fails(
         &format!("{board} r x"),
         JfenField::Halfmoves,
