@@ -4,17 +4,22 @@ use jungle::{perft, Game, MoveText, Rules};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+/// `jungle engine` started with its input and output piped.
+fn engine() -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("jungle engine starts")
+}
+
 fn session(script: &str) -> Vec<String> {
     session_bytes(script.as_bytes())
 }
 
 fn session_bytes(script: &[u8]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .arg("engine")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("jungle engine starts");
+    let mut child = engine();
     // Commands queue behind a running search, and the end of input finishes them: no timing.
     child.stdin.take().unwrap().write_all(script).unwrap();
     let out = child.wait_with_output().expect("jungle engine ends");
@@ -664,12 +669,7 @@ struct Running {
 impl Running {
     fn start() -> Running {
         use std::io::BufRead;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
-            .arg("engine")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("jungle engine starts");
+        let mut child = engine();
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = std::sync::mpsc::channel();
