@@ -397,26 +397,14 @@ fn jfen_errors_blame_the_board_before_the_number_of_fields() {
     // With a board that reads, the fields are read in order: the first one at fault is named,
     // and the number of fields only when the fields before the missing or extra one are right
     // (a board alone and `r 0`: see above).
-    jfen_fails(
-        &format!("{board} r x"),
-        JfenField::Halfmoves,
-        board.len() + 3,
-    );
-    jfen_fails(
-        &format!("{board} r x 1 z"),
-        JfenField::Halfmoves,
-        board.len() + 3,
-    );
-    jfen_fails(
-        &format!("{board} r 0 0 z"),
-        JfenField::Fullmoves,
-        board.len() + 5,
-    );
-    jfen_fails(
-        &format!("{board} r 0 1 z"),
-        JfenField::Whole,
-        board.len() + 7,
-    );
+    for (tail, field, at) in [
+        (" r x", JfenField::Halfmoves, 3),
+        (" r x 1 z", JfenField::Halfmoves, 3),
+        (" r 0 0 z", JfenField::Fullmoves, 5),
+        (" r 0 1 z", JfenField::Whole, 7),
+    ] {
+        jfen_fails(&format!("{board}{tail}"), field, board.len() + at);
+    }
     assert_eq!(
         shown(&format!("{board} r 0 1 z")),
         "invalid JFEN (at character 49): unexpected extra field `z`"
