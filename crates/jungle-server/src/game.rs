@@ -1462,11 +1462,13 @@ pub fn moved_message(meta: &GameMeta, game: &Game, before: &Position, stamp: Ply
     let m = game.plies().last().map_or(Move::PASS, |p| p.mv);
     let tc = meta.tc;
     let timed = tc.clock_ms > 0;
+    let over = game.outcome().is_some();
     let clocks = Clocks {
         red_ms: timed.then_some(stamp.red_ms),
         blue_ms: timed.then_some(stamp.blue_ms),
-        move_ms: (tc.move_ms > 0).then_some(tc.move_ms),
-        running: Some(color_name(game.position().turn())),
+        // The ply that ends the game on the board stops the clocks, as the game's state says.
+        move_ms: (tc.move_ms > 0 && !over).then_some(tc.move_ms),
+        running: (!over).then(|| color_name(game.position().turn())),
     };
     let legal: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
     let msg = serde_json::json!({

@@ -384,6 +384,8 @@ impl Conn {
             }
             ClientMsg::Seek { tc, rated, rules } => {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
+                // Seeks live in memory: one opened now would vanish at the restart.
+                self.not_stopping()?;
                 let rules = parse_rules(rules.as_deref())?;
                 self.refresh_user().await;
                 // A guest's games are casual: its seek says so.
@@ -426,6 +428,7 @@ impl Conn {
             }
             ClientMsg::Challenge { tc, rated, color } => {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
+                self.not_stopping()?;
                 self.refresh_user().await;
                 let rated = rated && !self.user.guest;
                 let id = hub.open_challenge(&self.user.id, tc, rated, color.unwrap_or_default());

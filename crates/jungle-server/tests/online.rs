@@ -30,7 +30,15 @@ async fn two_players_play_to_a_den_win_with_a_spectator_record_and_history() {
     assert_eq!(blue.expect("ended").await["result"]["reason"], "den");
     // The spectator saw every move and the end.
     for ply in 0..17 {
-        assert_eq!(fan.expect("moved").await["ply"], ply);
+        let m = fan.expect("moved").await;
+        assert_eq!(m["ply"], ply);
+        // The ply that ends the game stops the clocks, as the game's state does.
+        let running = if ply == 16 {
+            json!(null)
+        } else {
+            json!(["blue", "red"][ply % 2])
+        };
+        assert_eq!(m["clocks"]["running"], running, "{m}");
     }
     assert_eq!(fan.expect("ended").await["result"]["winner"], "red");
     // Spectators cannot act.

@@ -410,6 +410,15 @@ async fn a_move_while_the_server_stops_is_refused_as_such() {
         )
         .await;
     assert_eq!(c.status, 200, "{}", c.body);
+    // Nor are seeks and challenges opened: they live in memory and would vanish at the restart.
+    for msg in [
+        json!({"t": "seek", "tc": untimed(), "rated": false}),
+        json!({"t": "challenge", "tc": untimed(), "rated": false}),
+    ] {
+        srv.clock.advance(100);
+        let e = blue.expect_error(msg).await;
+        assert_eq!(e["code"], "shutting_down", "{e}");
+    }
     // The store closed (the last step of stopping): still `shutting_down`, not `internal`.
     srv.state.hub.store().close().await;
     srv.clock.advance(100);
