@@ -49,7 +49,7 @@ struct MatchOpts {
     /// Number of games, 1 to 1000000 (rounded up to colour-swapped pairs).
     #[arg(long, default_value_t = 20, value_parser = games)]
     games: usize,
-    /// Milliseconds per move (at least 1).
+    /// Milliseconds per move (at least 1); 100 when no other limit is given.
     #[arg(long, conflicts_with_all = ["tc", "depth", "nodes"], value_parser = positive_u64)]
     movetime: Option<u64>,
     /// A game clock `base+increment` in seconds, e.g. `10+0.1`.
