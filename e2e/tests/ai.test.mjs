@@ -55,11 +55,13 @@ test('a guest plays the computer to the end', async () => {
   assert.equal(await page.locator('.board [data-sq="g3"] .piece.red[data-role="R"]').count(), 1);
   await shot(page, 'vs-ai');
 
-  // A draw offer at the start: the computer thinks it over and declines (it is not behind),
-  // and the toast says who declined.
-  await page.click('[data-test=draw-offer]');
+  // A draw offer at the start, by keyboard: the computer thinks it over and declines (it is not
+  // behind), and the toast says who declined. The button, waiting meanwhile, kept the focus.
+  await page.locator('[data-test=draw-offer]').focus();
+  await page.keyboard.press('Enter');
   await page.locator('#toasts .toast', { hasText: 'The computer declined the draw' }).waitFor();
-  await page.waitForFunction(() => !document.querySelector('[data-test=draw-offer]').disabled);
+  await page.waitForFunction(() => document.querySelector('[data-test=draw-offer]').getAttribute('aria-disabled') !== 'true');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.test), 'draw-offer');
 
   // Play on with a simple rushing strategy until the game ends (bounded).
   const deadline = Date.now() + 120000;
@@ -95,15 +97,16 @@ test('a guest plays the computer to the end', async () => {
   const text = await dlg.innerText();
   assert.match(text, /(Red|Blue) wins|Draw/);
   // What happened, said with its subject from the player's (Red's) side.
-  const reason = /Your \w+ entered Blue's den!|Blue's \w+ entered your den|Every one of (your|Blue's) animals was captured|could not move at all|You resigned|No animal was captured/;
+  const reason = /Your \w+ entered Blue's den!|Blue's \w+ entered your den|Every one of your animals was captured|You captured every one of Blue's animals!|could not move at all|You resigned|No animal was captured/;
   assert.match(text, reason);
   // A guest's game changes no score: no table of unchanged numbers.
   assert.equal(await dlg.locator('table.changes').count(), 0);
   await shot(page, 'vs-ai-end');
-  // The status line says the result and what happened: "Red wins: Your rat entered Blue's den!".
+  // The status line says the result and what happened, in lower case after the colon (but for
+  // the sides' names): "Red wins: your rat entered Blue's den!".
   const status = await page.locator('[data-test=status]').innerText();
-  assert.match(status, /^(Red wins|Blue wins|Draw): /);
-  assert.match(status, reason);
+  assert.match(status, /^(Red wins|Blue wins|Draw): ([a-z]|Blue's)/);
+  assert.match(status.replace(/: (\w)/, (_, c) => `: ${c.toUpperCase()}`), reason);
   assert.deepEqual(page.errors, []);
 });
 
@@ -119,6 +122,18 @@ test('a move that is not allowed says why, clicked or typed, in the player\'s la
   await page.fill('#move-input', 'c3c5');
   await page.press('#move-input', 'Enter');
   await page.locator('.toast.error', { hasText: '这步棋不能走：c3 的狼走不到 c5' }).waitFor();
+  // Typed to the square the animal stands on, or with a capture or den mark that does not hold:
+  // said at once, in Chinese (never the server's English reading of the text), nothing played.
+  for (const [typed, said] of [
+    ['狮g1', '狮已经在 g1 上了'], ['Lg1', '狮已经在 g1 上了'], ['g1g1', '狮已经在 g1 上了'], ['d5d5', '一步棋要从一格走到另一格'],
+    ['Rxg4', '这步棋不能走：x 表示吃子，但 g4 是空的'], ['Ea4#', '这步棋不能走：# 表示进入兽穴，但 a4 不是对方兽穴'],
+  ]) {
+    await page.fill('#move-input', typed);
+    await page.press('#move-input', 'Enter');
+    await page.locator('.toast.error', { hasText: said }).waitFor();
+  }
+  assert.equal(await page.locator('.toast', { hasText: /[a-z]{3,}/ }).count(), 0, 'English words in a Chinese toast');
+  assert.equal(await moveCount(page), 0);
   // A click on one of its own animals only selects that one.
   await page.evaluate(() => document.querySelectorAll('.toast').forEach((el) => el.remove()));
   await page.locator('.board [data-sq="c3"]').click();

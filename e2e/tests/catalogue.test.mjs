@@ -42,7 +42,8 @@ test('every dynamic key family has all its members', () => {
     // The browser's own JFEN reader (web/js/jfen.js) and the server's position problems.
     ...['fields', 'ranks', 'char', 'rank_files', 'turn', 'counters', 'move_number_zero', 'too_long'].map((c) => `jfen_${c}`),
     ...['duplicate', 'own_den', 'in_water', 'empty', 'both_won', 'move_number_zero'].map((c) => `position_${c}`),
-    'red', 'blue', 'random_color', 'login', 'register', 'move_empty', 'move_syntax', 'move_illegal', 'move_no_piece',
+    'red', 'blue', 'random_color', 'login', 'register', 'move_empty', 'move_syntax', 'move_illegal', 'move_no_piece', 'move_same_square', 'move_no_change',
+    'end_aborted', 'end_aborted_you', 'end_wipeout_yours',
   ];
   assert.deepEqual(need.filter((k) => !(k in CATALOGUE)), []);
 });
@@ -68,8 +69,8 @@ test('a refusal while the server restarts, a lapsed draw offer and changes still
   const e = { code: 'shutting_down', message: 'the server is restarting: nothing was changed, send it again once it is back' };
   for (const [lang, restart, lapsed, pending] of [
     ['en', /restarting: nothing was changed\. Try again once it is back/, /your draw offer has lapsed/, /will show here once it is stored/],
-    ['zh-Hans', /服务器正在重启.*再试一次/, /你的和棋提议已失效/, /正在保存结果/],
-    ['zh-Hant', /伺服器正在重新啟動.*再試一次/, /你的和棋提議已失效/, /正在儲存結果/],
+    ['zh-Hans', /服务器正在重启.*再试一次/, /^棋局已继续，你的提和已失效$/, /正在保存结果/],
+    ['zh-Hant', /伺服器正在重新啟動.*再試一次/, /^棋局已繼續，你的提和已失效$/, /正在儲存結果/],
   ]) {
     setLang(lang);
     assert.match(errText(e), restart);
@@ -138,7 +139,7 @@ test('what makes a position invalid reads in each language, facts named', () => 
   // A problem the catalogue does not know: the server's English message, as for any error.
   assert.equal(problemText({ code: 'brand_new' }), null);
   assert.equal(errText({ code: 'bad_position', message: 'invalid position: news', problems: [{ code: 'brand_new' }] }),
-    t('err_generic', { msg: 'invalid position: news' }));
+    'Something went wrong (invalid position: news).');
   // Every code doc/protocol.md lists has its entry.
   const doc = fs.readFileSync(path.join(web, '..', 'doc', 'protocol.md'), 'utf8');
   const list = doc.split('`bad_position`, with `problems`')[1].split('`code` one of ')[1].split(', and the facts')[0];
@@ -157,7 +158,7 @@ test('what makes a text not JFEN reads in each language, facts named', () => {
   setLang('en');
   assert.equal(jfenText({ code: 'too_long', max: '256' }), 'too long to be a JFEN (at most 256 bytes)');
   // A code the catalogue does not know: the server's English message.
-  assert.equal(errText({ ...e, syntax: { code: 'brand_new' } }), t('err_generic', { msg: e.message }));
+  assert.equal(errText({ ...e, syntax: { code: 'brand_new' } }), `Something went wrong (${e.message}).`);
   // Every code doc/protocol.md lists has its entry.
   const doc = fs.readFileSync(path.join(web, '..', 'doc', 'protocol.md'), 'utf8');
   const list = doc.split('`bad_jfen`, with `syntax`')[1].split('`code` one of ')[1].split(', and the facts')[0];
@@ -198,7 +199,13 @@ test('the end of a game is said with its subject, from the viewer\'s side, in ea
   assert.equal(endText({ winner: 'blue', reason: 'resign' }, { you: null }), '红方认输');
   assert.equal(endText({ winner: 'blue', reason: 'resign' }, { you: 'red' }), '你认输了');
   assert.equal(endText({ winner: 'red', reason: 'time' }, { you: 'blue' }), '你的时间用完了');
-  assert.equal(endText({ winner: 'red', reason: 'wipeout' }, { you: 'red' }), '蓝方的动物全被吃光了');
+  assert.equal(endText({ winner: 'red', reason: 'wipeout' }, { you: 'red' }), '你吃光了蓝方的动物！');
+  assert.equal(endText({ winner: 'red', reason: 'wipeout' }, { you: 'blue' }), '你的动物全被吃光了');
+  assert.equal(endText({ winner: 'red', reason: 'wipeout' }, { you: null }), '蓝方的动物全被吃光了');
+  assert.equal(endText({ winner: 'red', reason: 'timeouts' }, { you: 'blue' }), '你已经 4 次超过每步时限，判负');
+  // An abort, said to the one who asked for it, and to everyone else.
+  assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'red', abortedByYou: true }), '你在双方都走棋之前取消了对局，不算输赢');
+  assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'blue' }), '对局在双方都走棋之前被取消了，不算输赢');
   assert.equal(endText({ winner: 'red', reason: 'no-moves' }, { you: 'blue' }), '轮到你走，可是你一步也走不了，判负');
   assert.equal(endText({ winner: null, reason: 'draw-plies' }, { rules: 'standard' }), '双方连续 100 个回合谁也没吃到谁，按规则算和棋');
   assert.equal(endText({ winner: null, reason: 'draw-plies' }, { rules: 'no_7_3,draw_plies=60' }), '双方连续 30 个回合谁也没吃到谁，按规则算和棋');
@@ -206,7 +213,8 @@ test('the end of a game is said with its subject, from the viewer\'s side, in ea
   setLang('zh-Hant');
   assert.equal(endText(den, { you: 'red', animal: 'R' }), '藍方的鼠走進了你的獸穴');
   assert.equal(endText({ winner: 'red', reason: 'resign' }, { you: 'both' }), '藍方認輸');
-  assert.equal(endText({ winner: 'blue', reason: 'timeouts' }, { you: 'red' }), '你第 4 次沒在每步時限內走棋，判負');
+  assert.equal(endText({ winner: 'blue', reason: 'timeouts' }, { you: 'red' }), '你已經 4 次超過每步時限，判負');
+  assert.equal(t('timeouts_out', { n: 4 }), '超時 4 次，判負');
   setLang('en');
   assert.equal(endText(den, { you: 'red', animal: 'R' }), "Blue's rat entered your den");
   assert.equal(endText({ winner: 'red', reason: 'den' }, { you: 'red', animal: 'P' }), "Your leopard entered Blue's den!");
@@ -215,7 +223,10 @@ test('the end of a game is said with its subject, from the viewer\'s side, in ea
   assert.equal(endText({ winner: 'red', reason: 'wipeout' }, {}), "Every one of Blue's animals was captured");
   // Nothing known of the animal, or a reason the catalogue does not know: the short words.
   assert.equal(endText(den, { you: 'red' }), t('reason_den'));
-  assert.equal(endText({ winner: null, reason: 'aborted' }), t('reason_aborted'));
+  // Sentence case, as every end sentence.
+  assert.equal(endText({ winner: null, reason: 'aborted' }), 'The game was called off before both sides had moved: nobody wins or loses');
+  assert.equal(endText({ winner: null, reason: 'aborted' }, { abortedByYou: true }), 'You called the game off before both sides had moved: nobody wins or loses');
+  assert.equal(endText({ winner: 'blue', reason: 'wipeout' }, { you: 'blue' }), "You captured every one of Red's animals!");
   // Every documented reason that has a loser has both its sentences, each naming the side.
   for (const r of ['den', 'wipeout', 'no_moves', 'time', 'timeouts', 'resign', 'left', 'disconnect']) {
     assert.ok(`end_${r}` in CATALOGUE, r);
@@ -259,4 +270,31 @@ test('English texts are free of Chinese examples (but for the terminal help\'s b
   assert.equal(t('move_syntax'), 'That is not a move. Examples: g3g4, Rg4.');
   setLang('zh-Hans');
   assert.match(t('move_syntax'), /鼠g4/);
+});
+
+test('an error without its own text is a general line: the server\'s English words follow only on an English page', () => {
+  const e = { code: 'illegal_move', message: 'cannot read move `g1g1` (at character 3): a move must change squares' };
+  const strange = { code: 'brand_new', message: 'something new' };
+  const bad = { code: 'bad_request', message: 'bad move text' };
+  for (const [lang, move, generic, request] of [
+    ['zh-Hans', '这步棋不能走。', '出了点问题，没能完成。', '服务器没有接受这个请求。'],
+    ['zh-Hant', '這步棋不能走。', '出了點問題，沒能完成。', '伺服器沒有接受這個請求。'],
+    ['en', `That move is not allowed (${e.message}).`, 'Something went wrong (something new).', 'The server did not accept that (bad move text).'],
+  ]) {
+    setLang(lang);
+    assert.equal(errText(e), move);
+    assert.equal(errText(strange), generic);
+    assert.equal(errText(bad), request);
+  }
+  // No catalogue text keeps a place for the server's words but the ones that say a translated why.
+  const withMsg = Object.keys(CATALOGUE).filter((k) => k.startsWith('err_') && CATALOGUE[k][0].includes('{msg}'));
+  assert.deepEqual(withMsg, ['err_illegal_move']);
+  setLang('zh-Hans');
+});
+
+test('one term for a draw offer (提和), and English says invitation as the Chinese says 邀请', () => {
+  for (const [key, entry] of Object.entries(CATALOGUE)) {
+    assert.doesNotMatch(entry[0] + entry[1], /求和|和棋提[议議]|提[议議]和棋/, key);
+    if (!key.startsWith('cli_')) assert.doesNotMatch(entry[2], /challenge/i, key);
+  }
 });

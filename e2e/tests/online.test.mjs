@@ -135,14 +135,20 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.equal(await alice.page.locator('.player.bottom .pinfo').getAttribute('data-color'), 'blue');
   await bob.page.click('[data-test=abort]');
   await bob.page.locator('dialog.modal[open]').getByText('Abort this game?').waitFor();
+  // The question opens on its safe answer: Enter twice does not abort.
+  assert.equal(await bob.page.evaluate(() => document.activeElement?.dataset?.test), 'confirm-no');
   await bob.page.locator('dialog.modal[open] button.primary').click();
-  // An aborted game says that it changes nothing, and shows no table of changes.
+  // An aborted game says that it changes nothing, in a sentence of its own (Bob asked for it),
+  // and shows no table of changes. A new game is the way on: no rematch is offered.
   const aborted = await endingText(alice.page);
   assert.match(aborted, /Game aborted/);
-  assert.match(aborted, /called off before both sides had moved: no result, nothing changes/);
+  assert.match(aborted, /The game was called off before both sides had moved: nobody wins or loses/);
+  assert.match(await endingText(bob.page), /You called the game off before both sides had moved: nobody wins or loses/);
   assert.equal(await alice.page.locator('dialog.modal[open] table.changes').count(), 0);
+  assert.deepEqual(await alice.page.locator('dialog.modal[open] .modal-buttons button').allInnerTexts(), ['New game', 'Close']);
   assert.equal(await alice.page.locator('[data-test=status]').first().innerText(), 'Game aborted');
   await closeDialog(alice.page);
+  assert.equal(await alice.page.locator('[data-test=rematch], [data-test=rematch-accept]').count(), 0);
   // Nothing to replay.
   assert.equal(await alice.page.locator('[data-test=ply]:visible').count(), 0);
   await closeDialog(bob.page);
@@ -229,14 +235,14 @@ test('a challenger who left the lobby (a reload) is taken to the game when the f
   const link = await alice.page.locator('[data-test=challenge-link]').inputValue();
   // Alice opens her own link: it is hers, to send to a friend, with no Accept button.
   await alice.page.goto(link);
-  await alice.page.locator('[data-test=challenge-lead]', { hasText: 'This is your own challenge' }).waitFor();
+  await alice.page.locator('[data-test=challenge-lead]', { hasText: 'This is your own invitation' }).waitFor();
   assert.doesNotMatch(await alice.page.locator('main').innerText(), /invites you/);
   assert.equal(await alice.page.locator('[data-test=accept-challenge]').isVisible(), false);
   assert.equal(await alice.page.locator('[data-test=challenge-link]').inputValue(), link);
   await alice.context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await alice.page.click('[data-test=copy-challenge-link]');
-  await alice.page.locator('.toast', { hasText: 'Copied: Challenge link' }).first().waitFor();
-  assert.equal(await alice.page.locator('[data-test=challenge-link]').getAttribute('aria-label'), 'Challenge link');
+  await alice.page.locator('.toast', { hasText: 'Copied: Invitation link' }).first().waitFor();
+  assert.equal(await alice.page.locator('[data-test=challenge-link]').getAttribute('aria-label'), 'Invitation link');
   assert.equal(await alice.page.evaluate(() => navigator.clipboard.readText()), link);
   // Alice goes on to the leaderboard in a new page (nothing there is waiting for a game).
   await alice.page.goto(`${BASE}/#/leaderboard`);
@@ -301,13 +307,22 @@ test('the lobby pairs a seek; a dropped connection comes back by itself; a draw 
 
   // An offer lapses when a move is played: Red offers, then moves instead of waiting. Red is
   // told so (Blue, who never answered, is not), and the offer is gone from both screens.
-  await red.page.click('[data-test=draw-offer]');
+  // Red offers by keyboard: the button, waiting for the answer, keeps the focus.
+  const offer = red.page.locator('[data-test=draw-offer]');
+  await offer.focus();
+  await red.page.keyboard.press('Enter');
+  await offer.filter({ hasText: 'Draw offered' }).waitFor();
+  assert.equal(await offer.getAttribute('aria-disabled'), 'true');
+  assert.equal(await red.page.evaluate(() => document.activeElement?.dataset?.test), 'draw-offer');
   await blue.page.locator('[data-test=draw-accept]').waitFor();
+  await blue.page.locator('#toasts .toast', { hasText: 'Red offers a draw' }).waitFor();
   await clickMove(red.page, 'g5g6');
   await red.page.locator('.toast', { hasText: 'your draw offer has lapsed' }).waitFor();
   await blue.page.locator('[data-test=draw-accept]').waitFor({ state: 'hidden' });
+  // The offer's toast goes with it (its own time, 4 s, is not over yet).
+  assert.equal(await blue.page.locator('#toasts .toast', { hasText: 'offers a draw' }).count(), 0);
   assert.equal(await blue.page.locator('.toast', { hasText: 'lapsed' }).count(), 0);
-  assert.equal(await red.page.locator('[data-test=draw-offer]').isDisabled(), false);
+  assert.equal(await offer.getAttribute('aria-disabled'), null);
   await waitMoves(blue.page, 5);
   await clickMove(blue.page, 'a5a4');
   await waitMoves(red.page, 6);
@@ -407,6 +422,8 @@ test('quick pairing by time control, then a resignation', async () => {
   assert.match(text, new RegExp(`${bobColor === 'red' ? 'Red' : 'Blue'} resigned`));
   assert.match(text, /You won!/);
   assert.match(await endingText(bob.page), /You resigned/);
+  // The status line goes on in lower case after its colon.
+  assert.match(await bob.page.locator('[data-test=status]').innerText(), /^(Red|Blue) wins: you resigned$/);
   assert.deepEqual(alice.page.errors, []);
   assert.deepEqual(bob.page.errors, []);
 });
@@ -531,6 +548,77 @@ test('a rated game that counts: its resume link goes when it ends, its ratings s
   await bob.page.setViewportSize({ width: 1200, height: 900 });
   assert.deepEqual(alice.page.errors, []);
   assert.deepEqual(bob.page.errors, []);
+});
+
+/** Alice invites Bob by link (Alice plays Red, a slow time control); returns the game's id. */
+async function aliceInvitesBob(rated) {
+  for (const p of [alice.page, bob.page]) {
+    await p.goto(`${BASE}/#/lobby`);
+    await closeDialog(p);
+  }
+  await alice.page.setChecked('#ch-rated', rated);
+  await alice.page.selectOption('#ch-color', 'red');
+  await alice.page.selectOption('#ch-tc', 'classical');
+  await alice.page.click('[data-test=create-challenge]');
+  const link = await alice.page.locator('[data-test=challenge-link]').inputValue();
+  await bob.page.goto(link);
+  await bob.page.click('[data-test=accept-challenge]');
+  const id = await gameId(alice.page);
+  assert.equal(await gameId(bob.page), id);
+  return id;
+}
+
+test('a rated draw that counts says that a draw changes no score, beside what it changed', async () => {
+  const id = await aliceInvitesBob(true);
+  for (let i = 0; i < LONG.length; i++) {
+    const mover = i % 2 === 0 ? alice.page : bob.page;
+    await mover.evaluate(([g, ply, move]) => window.jungle.socket.send({ t: 'move', game: g, ply, move }), [id, i, LONG[i]]);
+    await waitMoves(mover, i + 1);
+  }
+  await waitMoves(alice.page, LONG.length);
+  await alice.page.click('[data-test=draw-offer]');
+  await bob.page.click('[data-test=draw-accept]');
+  for (const p of [alice.page, bob.page]) {
+    const dlg = p.locator('dialog.modal[open]');
+    await dlg.locator('[data-test=draw-note]', { hasText: 'A draw changes no score.' }).waitFor();
+    const text = await dlg.innerText();
+    assert.match(text, /Both players agreed to a draw/);
+    assert.doesNotMatch(text, /within 10 rounds/);
+    // The ratings moved (the players' differ), the score did not.
+    const score = dlg.locator('table.changes tr', { hasText: 'Score' }).locator('td');
+    assert.equal(await score.last().innerText(), '±0');
+    await closeDialog(p);
+  }
+  assert.deepEqual(alice.page.errors, []);
+  assert.deepEqual(bob.page.errors, []);
+});
+
+test('no rematch is offered against an opponent who was away when the game ended', async () => {
+  await aliceInvitesBob(false);
+  // Bob's connection drops; Alice, seeing him away, resigns.
+  await bob.context.setOffline(true);
+  await bob.page.evaluate(() => window.jungle.socket.ws && window.jungle.socket.ws.close());
+  await alice.page.locator('[data-test=presence-blue].off').waitFor();
+  await alice.page.click('[data-test=resign]');
+  // The question opens on its safe answer: Enter twice does not resign.
+  assert.equal(await alice.page.evaluate(() => document.activeElement?.dataset?.test), 'confirm-no');
+  await alice.page.locator('dialog.modal[open] [data-test=confirm-yes]').click();
+  await endingText(alice.page);
+  assert.deepEqual(await alice.page.locator('dialog.modal[open] .modal-buttons button').allInnerTexts(), ['New game', 'Close']);
+  await closeDialog(alice.page);
+  // The button says why it cannot be used (the server would refuse: opponent_offline), and does nothing.
+  const rematch = alice.page.locator('[data-test=rematch]');
+  assert.equal(await rematch.innerText(), 'Rematch: your opponent is offline');
+  assert.equal(await rematch.getAttribute('aria-disabled'), 'true');
+  await alice.page.evaluate(() => document.querySelectorAll('#toasts .toast').forEach((el) => el.remove()));
+  await rematch.focus();
+  await alice.page.keyboard.press('Enter');
+  await alice.page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  assert.deepEqual(await alice.page.locator('#toasts .toast').allInnerTexts(), []);
+  assert.equal(await rematch.innerText(), 'Rematch: your opponent is offline');
+  await bob.context.setOffline(false);
+  await bob.page.locator('[data-test=conn].open').waitFor({ state: 'attached', timeout: 20000 });
+  assert.deepEqual(alice.page.errors, []);
 });
 
 test('a registered player changes the password on the profile page', async () => {

@@ -605,11 +605,12 @@ test('the analysis board: load a position, moves checked by the server, evaluati
   await page.selectOption('#lang-select', 'en');
   await page.locator('.side-col .moves li', { hasText: 'Ea3-a4' }).waitFor();
   // A bad JFEN is refused with a message.
+  // Read as the rules library reads it: the board first, whatever the number of fields.
   await page.fill('#fen-input', 'not a position');
   await page.press('#fen-input', 'Enter');
-  await page.locator('.toast.error', { hasText: 'Bad position: a JFEN has 2 or 4 fields' }).waitFor();
+  await page.locator('.toast.error', { hasText: "Bad position: rank 9 has an unknown character 'n'" }).waitFor();
   // The last position's evaluation goes: the reason stands in its place.
-  await page.locator('[data-test=analysis-error]', { hasText: 'Bad position: a JFEN has 2 or 4 fields' }).waitFor();
+  await page.locator('[data-test=analysis-error]', { hasText: "Bad position: rank 9 has an unknown character 'n'" }).waitFor();
   assert.equal(await page.locator('[data-test=eval], [data-test=lines]').count(), 0);
   // Well-formed, but not a position (a lion in the water): the reasons the server would give are
   // shown where the analysis would be, in the player's language, without asking it (no refused
@@ -876,8 +877,9 @@ test('a phone lobby: a guest\'s seek reads casual, Accept is on the screen; the 
   await dlg.locator('button', { hasText: '取消对局' }).tap();
   const text = await endingText(page);
   assert.match(text, /对局已取消/);
-  assert.match(text, /还没正式开始就取消了，不算输赢/);
-  assert.match(await endingText(seeker.page), /Game aborted/);
+  assert.match(text, /你在双方都走棋之前取消了对局，不算输赢/);
+  assert.doesNotMatch(text, /再来一盘/);
+  assert.match(await endingText(seeker.page), /Game aborted\s+The game was called off before both sides had moved: nobody wins or loses/);
   assert.deepEqual(page.errors, []);
   assert.deepEqual(seeker.page.errors, []);
 });
@@ -910,9 +912,11 @@ test('an abort question closes once both sides have moved; a dialog gives the fo
   assert.equal(await page.locator('[data-test=abort]').count(), 0);
   // The Abort button it was asked from is gone: the focus goes to Resign beside it.
   assert.equal(await focused(), 'resign');
-  // Resign asked by keyboard; a move redraws the buttons meanwhile; Esc: back on the new Resign.
+  // Resign asked by keyboard: the question opens on Keep playing (Enter twice does not
+  // resign); a move redraws the buttons meanwhile; Esc: back on the new Resign.
   await page.keyboard.press('Enter');
   await dlg.getByText('Do you really want to resign?').waitFor();
+  assert.equal(await focused(), 'confirm-no');
   await send(2, 'e3d3');
   await page.keyboard.press('Escape');
   await dlg.waitFor({ state: 'detached' });
@@ -939,6 +943,7 @@ test('on a phone the log out question, closed, leaves the menu open and the focu
   for (const close of [() => page.keyboard.press('Escape'), () => dlg.locator('button', { hasText: 'Stay logged in' }).tap()]) {
     await page.locator('[data-test=logout]').tap();
     await dlg.waitFor();
+    assert.equal(await focused(), 'confirm-no');
     await close();
     await dlg.waitFor({ state: 'detached' });
     assert.equal(await menu.getAttribute('aria-expanded'), 'true');
@@ -974,11 +979,21 @@ test('help is a tap away from every screen, on a phone without opening the menu,
   assert.equal(await help.getAttribute('aria-label'), '帮助');
   await help.tap();
   await page.waitForURL((u) => u.hash === '#/help');
-  assert.equal(await page.locator('main h1').innerText(), '怎么玩？');
-  assert.equal(await page.title(), '怎么玩？ · 斗兽棋');
+  // Its heading is the link's name.
+  await page.locator('main h1', { hasText: '帮助' }).waitFor();
+  assert.equal(await page.locator('main h1').innerText(), '帮助');
+  assert.equal(await page.title(), '帮助 · 斗兽棋');
   assert.equal(await help.getAttribute('aria-current'), 'page');
   const text = await page.locator('main').innerText();
-  for (const said of ['先点一下自己的动物', '7-3 规则', '100 个回合', '1500', '3.00']) assert.ok(text.includes(said), `the help does not say ${said}`);
+  for (const said of ['先点一下自己的动物', '7-3 规则', '100 个回合', '1500', '3.00',
+    // The rat and the elephant as RULES §5.2 has them: not from the water.
+    '老鼠在河里时不能吃岸上的大象',
+    // 17-5 has its trap exemption too (RULES §7.2).
+    '除非这 17 步里它进过陷阱',
+    // Playing online: the move time and its timeouts, a lost connection, what changes no score.
+    '超时 1/3', '第 4 次超时判负', '断线后要及时回来', '和棋不改变积分', '10 回合以内结束的对局也不计分']) {
+    assert.ok(text.includes(said), `the help does not say ${said}`);
+  }
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, 'the help page scrolls sideways');
   await page.locator('.help .board .piece').first().waitFor();
   await shot(page, 'phone-help');
@@ -991,26 +1006,34 @@ test('help is a tap away from every screen, on a phone without opening the menu,
   await page.keyboard.press('Enter');
   await page.waitForURL((u) => u.hash === '#/help');
   await page.selectOption('#lang-select', 'en');
-  await page.locator('main h1', { hasText: 'How to play' }).waitFor();
+  await page.locator('main h1', { hasText: 'Help' }).waitFor();
+  assert.match(await page.locator('main').innerText(), /though not from the water[\s\S]*unless it went into a trap in those 17 moves[\s\S]*Playing online/);
+  await page.selectOption('#lang-select', 'zh-Hant');
+  await page.locator('main h1', { hasText: '說明' }).waitFor();
+  await page.selectOption('#lang-select', 'en');
   assert.match(await page.locator('[data-test=stats-legend]').innerText(), /everyone starts at 1500.*the smaller the number after ±, the surer the estimate/s);
   assert.deepEqual(page.errors, []);
 });
 
-/** Where the toasts are in relation to the player's own bar and the board's bottom rank. */
+/**
+ * What the toasts cover of what must stay readable: the header, the status line (above the
+ * board on a phone, beside it on a desktop), the player's own bar and the board's bottom rank.
+ */
 async function toastOverlaps(page) {
   return page.evaluate(() => {
     const boxes = [...document.querySelectorAll('#toasts .toast')].map((el) => el.getBoundingClientRect());
     const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     const out = [];
-    for (const [name, sel] of [['own bar', '.player.bottom'], ['bottom rank', '.board .row:last-child']]) {
+    for (const [name, sel] of [['header', '#header'], ['status line', '.status-mini'], ['status', '.side-col .status'],
+      ['own bar', '.player.bottom'], ['bottom rank', '.board .row:last-child']]) {
       const r = document.querySelector(sel).getBoundingClientRect();
-      if (boxes.some((b) => meet(b, r))) out.push(name);
+      if (r.width && r.height && boxes.some((b) => meet(b, r))) out.push(name);
     }
     return { count: boxes.length, out };
   });
 }
 
-test('toasts never cover the player\'s own bar or the board\'s bottom rank, on a phone or a desktop', async () => {
+test('toasts never cover the header, the status or result line, the player\'s own bar or the board\'s bottom rank, on a phone or a desktop', async () => {
   for (const [viewport, mobile] of [[{ width: 360, height: 640 }, true], [{ width: 390, height: 844 }, true], [{ width: 1280, height: 800 }, false]]) {
     const { page, context } = await openPlayer(browser, { locale: 'zh-CN', viewport, isMobile: mobile, hasTouch: mobile });
     await page.selectOption('#ai-tc', 'rapid');
@@ -1026,14 +1049,22 @@ test('toasts never cover the player\'s own bar or the board\'s bottom rank, on a
     const where = await toastOverlaps(page);
     assert.equal(where.count, 2);
     assert.deepEqual(where.out, [], `at ${viewport.width}×${viewport.height}`);
-    if (mobile) {
-      await shot(page, `phone-toast-${viewport.width}`);
-      // Taps go through a toast to what is under it (the header's menu button).
-      assert.equal(await page.locator('[data-test=menu]').evaluate((b) => {
-        const r = b.getBoundingClientRect();
-        return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('[data-test=menu]') === b;
-      }), true);
-    }
+    // Taps go through a toast to the board under it.
+    assert.equal(await page.locator('#toasts .toast').first().evaluate((t) => {
+      const r = t.getBoundingClientRect();
+      return Boolean(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('.board'));
+    }), true);
+    if (mobile) await shot(page, `phone-toast-${viewport.width}`);
+    // The game over, its result line stays readable under a toast (one from the server).
+    await page.click('[data-test=resign]');
+    await page.locator('dialog.modal[open] [data-test=confirm-yes]').click();
+    await endingText(page);
+    await page.locator('dialog.modal[open] button.primary').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => window.jungle.socket.ws.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ t: 'error', code: 'rate_limited', message: 'slow down' }) })));
+    await page.locator('#toasts .toast.error').waitFor();
+    assert.match(await page.locator(mobile ? '.status-mini' : '.side-col .status').innerText(), /^蓝方胜：你认输了$/);
+    assert.deepEqual((await toastOverlaps(page)).out, [], `at ${viewport.width}×${viewport.height}, the game over`);
     assert.deepEqual(page.errors, []);
     await context.close();
   }

@@ -136,7 +136,7 @@ async function loadMe() {
 }
 
 async function logout() {
-  if (!(await confirmDialog(t('logout'), t('confirm_logout'), { yes: t('logout'), no: t('stay_logged_in') }))) return;
+  if (!(await confirmDialog(t('logout'), t('confirm_logout'), { yes: t('logout'), no: t('stay_logged_in') }, { safe: true }))) return;
   try {
     await api('POST', '/api/logout');
   } catch (e) {
@@ -249,7 +249,8 @@ function statsLegend() {
 /** The help screen (`#/help`, linked from the header of every screen): the rules, the numbers. */
 function helpScreen(root) {
   root.replaceChildren(h('div', { class: 'help' },
-    h('h1', {}, t('howto_title')), howtoBody(),
+    h('h1', {}, t('help')), h('h2', {}, t('howto_title')), howtoBody(),
+    h('h2', {}, t('help_online')), h('ul', { 'data-test': 'help-online' }, ['help_move_time', 'help_disconnect', 'help_no_score'].map((k) => h('li', {}, t(k)))),
     h('h2', {}, t('help_scores')), statsLegend(), h('p', { class: 'note' }, t('legend_eval_help'))));
 }
 

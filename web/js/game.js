@@ -44,6 +44,13 @@ export function resultText(result) {
   return { title, reason, line: t('parenthesized', { text: title, note: reason }) };
 }
 
+/** What is wrong with a typed move (resolveTyped's answer), in the player's language. */
+function typedErrorText(r) {
+  if (r.why) return illegalText(r.why);
+  const p = r.params || {};
+  return t(r.error, p.animal ? { ...p, animal: t(`animal_${p.animal}`) } : p);
+}
+
 /** A seat's player as shown: the AI by its level, a guest in the page's language. */
 export function playerName(p) {
   if (!p) return '?';
@@ -86,6 +93,10 @@ export function mountGame(root, id, ctx) {
   let destroyed = false;
   // The open confirmations (abort, resign): each closed once what it asks is no longer possible.
   const asking = new Map();
+  // This tab asked for the game's abort (the server's `ended` does not say who did).
+  let abortedHere = false;
+  // The toast of the other side's draw offer: it goes when the offer does.
+  let drawToast = null;
 
   const boardEl = h('div', { class: 'board-host' });
   const board = new Board(boardEl, {
@@ -218,7 +229,7 @@ export function mountGame(root, id, ctx) {
       // A readable move that is not legal goes to the server, which says why; a move §7
       // forbids is explained at once.
       if (r.error === 'move_illegal' && r.move && !why) sendMove(r.move);
-      else toast(why ? illegalText(why) : t(r.error), 'error');
+      else toast(why ? illegalText(why) : typedErrorText(r), 'error');
       return;
     }
     input.removeAttribute('aria-invalid');
@@ -328,7 +339,10 @@ export function mountGame(root, id, ctx) {
     if (g.status !== 'live') {
       // Who won, and what happened, with its subject: "Blue wins: Blue's rat entered your den".
       const r = resultText(g.result);
-      return g.result && g.result.reason !== 'aborted' ? t('labelled', { label: r.title, text: endingSentence(g.result) }) : r.line;
+      if (!g.result || g.result.reason === 'aborted') return r.line;
+      // After the colon, English goes on in lower case (but for the sides' names): "Blue wins: you resigned".
+      const said = endingSentence(g.result);
+      return t('labelled', { label: r.title, text: lang() === 'en' && !/^(Red|Blue)\b/.test(said) ? said[0].toLowerCase() + said.slice(1) : said });
     }
     const me = myColor();
     if (g.you === 'both') return t('turn_of', { side: t(g.turn) });
@@ -341,7 +355,7 @@ export function mountGame(root, id, ctx) {
     // The animal on the den it entered, in the final position.
     const end = positions[positions.length - 1];
     const inDen = end && result && result.winner && end.board.get(result.winner === 'red' ? 'd9' : 'd1');
-    return endText(result, { you: myColor(), animal: inDen ? inDen.role : null, rules: g && g.rules });
+    return endText(result, { you: myColor(), animal: inDen ? inDen.role : null, rules: g && g.rules, abortedByYou: abortedHere });
   }
 
   function btn(label, onclick, test, extra = {}) {
@@ -365,8 +379,10 @@ export function mountGame(root, id, ctx) {
       if (n < 2) items.push(btn(t('abort'), () => ask('abort', canAbort, t('confirm_abort'), { yes: t('abort_game'), no: t('keep_playing') }), 'abort'));
       items.push(btn(t('resign'), () => ask('resign', isLive, t('confirm_resign'), { yes: t('resign'), no: t('keep_playing') }), 'resign'));
       if (me) {
-        items.push(btn(g.draw_offer === me ? t('draw_offered_wait') : t('offer_draw'),
-          () => socket.send({ t: 'draw_offer', game: id }), 'draw-offer', { disabled: g.draw_offer === me }));
+        // Waiting for the answer, it stays focusable (as Hint does): the keyboard's focus stays on it.
+        const offered = g.draw_offer === me;
+        items.push(btn(offered ? t('draw_offered_wait') : t('offer_draw'),
+          () => { if (g.draw_offer !== me) socket.send({ t: 'draw_offer', game: id }); }, 'draw-offer', { 'aria-disabled': offered ? 'true' : false }));
       }
       // Takeback only once the player has a move of its own to take back (the AI may open).
       // Against the computer the player's last move (and its reply); at one device the last move.
@@ -378,11 +394,13 @@ export function mountGame(root, id, ctx) {
       items.push(btn(t('hint'), askHint, 'hint', { 'aria-disabled': hintBusy ? 'true' : false, title: t('hint_title'), 'aria-keyshortcuts': 'H' }));
     }
     if (canRematch()) {
-      // The player's own offer waits for the other's answer: asking again would change nothing.
+      // The player's own offer waits for the other's answer: asking again would change nothing;
+      // nor can an opponent who is away take it up (the server refuses it).
       const waiting = rematchBy === g.you && g.you !== 'both';
+      const away = !rematchBy && opponentAway();
       // Waiting, it stays focusable (as Hint does): a keyboard press keeps the focus on it.
-      items.push(btn(waiting ? t('rematch_waiting') : rematchBy ? t('accept_rematch') : t('rematch'),
-        () => { if (!waiting) socket.send({ t: 'rematch', game: id }); }, 'rematch', { 'aria-disabled': waiting ? 'true' : false }));
+      items.push(btn(waiting ? t('rematch_waiting') : away ? t('rematch_offline') : rematchBy ? t('accept_rematch') : t('rematch'),
+        () => { if (!waiting && !away) socket.send({ t: 'rematch', game: id }); }, 'rematch', { 'aria-disabled': waiting || away ? 'true' : false }));
     }
     if (g) {
       items.push(btn(t('copy_fen'), () => copyText(printJfen(currentPos()), t('position_jfen')), 'copy-fen'));
@@ -413,7 +431,18 @@ export function mountGame(root, id, ctx) {
    * server says can still have one (in its memory, none started yet: `rematch_open`).
    */
   function canRematch() {
-    return Boolean(g && !isLive() && g.you && g.status === 'finished' && g.rematch_open && !g.rematched);
+    if (!(g && !isLive() && g.you && g.status === 'finished' && g.rematch_open && !g.rematched)) return false;
+    // After an abort a new game is the way on; an offer the other side made anyway can be taken up.
+    return !(g.result && g.result.reason === 'aborted') || Boolean(rematchBy && rematchBy !== g.you);
+  }
+
+  /**
+   * Whether the opponent (a person) was away when the game ended: a finished game hears no
+   * more presence, and the server refuses a rematch with `opponent_offline` while they are.
+   */
+  function opponentAway() {
+    const me = myColor();
+    return Boolean(me && g.presence && g.presence[OTHER[me]] === false && !opponentIsAi());
   }
 
   function canAbort() {
@@ -427,9 +456,12 @@ export function mountGame(root, id, ctx) {
   async function ask(what, possible, text, labels) {
     const handle = { possible };
     asking.set(what, handle);
-    const yes = await confirmDialog(t(what), text, labels, { handle, fallback: ['[data-test=resign]', '.side-col .controls button'] });
+    const yes = await confirmDialog(t(what), text, labels, { handle, safe: true, fallback: ['[data-test=resign]', '.side-col .controls button'] });
     if (asking.get(what) === handle) asking.delete(what);
-    if (yes && possible()) socket.send({ t: what, game: id });
+    if (yes && possible()) {
+      if (what === 'abort') abortedHere = true;
+      socket.send({ t: what, game: id });
+    }
   }
 
   /** Closes the confirmations of actions no longer possible (both sides moved: no abort). */
@@ -589,6 +621,11 @@ export function mountGame(root, id, ctx) {
     renderAll();
     refocus(focus);
     closeStaleQuestions();
+    // The offer answered, lapsed or ended with the game: its toast goes too.
+    if (drawToast && !(isLive() && g.draw_offer)) {
+      drawToast.remove();
+      drawToast = null;
+    }
   }
 
   function renderAll() {
@@ -628,7 +665,7 @@ export function mountGame(root, id, ctx) {
     body.append(endingChanges);
     if (g && !g.rated && result.reason !== 'aborted') body.append(h('p', { class: 'note', 'data-test': 'casual-note' }, t('casual_note')));
     const buttons = [{ label: t('close'), value: 'close', primary: true }];
-    if (canRematch()) buttons.unshift({ label: rematchBy && rematchBy !== g.you ? t('accept_rematch') : t('rematch'), value: 'rematch' });
+    if (canRematch() && !(!rematchBy && opponentAway())) buttons.unshift({ label: rematchBy && rematchBy !== g.you ? t('accept_rematch') : t('rematch'), value: 'rematch' });
     if (g && g.you) buttons.unshift({ label: t('new_game'), value: 'new' });
     // Back to where the focus was, or (that gone with the game's end) to the buttons beside the board.
     modal(r.title, body, buttons, { fallback: ['[data-test=rematch]', '.side-col .controls button'] }).then((v) => {
@@ -670,6 +707,9 @@ export function mountGame(root, id, ctx) {
     // A rated game too short to count, won or drawn (an aborted one has its own reason).
     if (result.reason !== 'aborted' && unchanged && g && g.moves.length <= 20 && g.rated) {
       out.push(h('p', { class: 'note', 'data-test': 'short-game-note' }, t('short_game_note')));
+    } else if (!result.winner && result.reason !== 'aborted' && g && g.rated) {
+      // A rated draw that counts: its rating may move (the table), its score never (RULES §8.5).
+      out.push(h('p', { class: 'note', 'data-test': 'draw-note' }, t('draw_note')));
     }
     return out;
   }
@@ -680,6 +720,8 @@ export function mountGame(root, id, ctx) {
       socket.send({ t: 'watch', game: id });
       return;
     }
+    // An abort refused: the game's end, if another brings it, is not this tab's doing.
+    if (msg.t === 'error' && msg.re === 'abort') abortedHere = false;
     if (msg.t === 'error' && msg.re === 'rematch' && g && !isLive()) {
       // A rematch refused (started already, or the game gone from the server's memory): the
       // state says whether one can still be asked for.
@@ -734,7 +776,7 @@ export function mountGame(root, id, ctx) {
         if (!g) return;
         g.draw_offer = msg.by;
         if (msg.by !== myColor()) {
-          toast(t('draw_offered_by', { side: t(msg.by) }));
+          drawToast = toast(t('draw_offered_by', { side: t(msg.by) }));
           announce(t('draw_offered_by', { side: t(msg.by) }));
         }
         render();
@@ -1003,7 +1045,7 @@ export function mountAnalysis(root, params) {
       // A position the server refuses (the browser only checks the JFEN's syntax) says why:
       // `bad_position` with its problems in the player's language (errText).
       if (my === seq) {
-        const why = e.status === 400 && e.code === 'bad_request' ? t('bad_fen_detail', { msg: e.message }) : errText(e);
+        const why = errText(e);
         evalBox.replaceChildren(h('span', { class: 'error', 'data-test': 'analysis-error' }, why));
       }
     }
@@ -1013,18 +1055,12 @@ export function mountAnalysis(root, params) {
     h('section', { class: 'board-col', 'aria-label': t('board') }, boardEl,
       h('form', { class: 'move-form', onsubmit: (e) => {
         e.preventDefault();
-        const pos = positions[positions.length - 1];
-        const text = moveInput.value.trim();
-        // Coordinates go to the server as typed (it explains a refusal); other forms are
-        // matched against the server's legal moves.
-        let m = /^[a-g][1-9][a-g][1-9]$/i.test(text) ? text.toLowerCase() : null;
-        if (!m) {
-          const r = resolveTyped(text, pos, legal);
-          if (r.error && !(r.error === 'move_illegal' && r.move)) { toast(t(r.error), 'error'); return; }
-          m = r.move;
-        }
+        // Matched against the server's legal moves; a readable move that is not among them goes
+        // to the server, which explains the refusal.
+        const r = resolveTyped(moveInput.value, positions[positions.length - 1], legal);
+        if (r.error && !(r.error === 'move_illegal' && r.move)) { toast(typedErrorText(r), 'error'); return; }
         moveInput.value = '';
-        tryMove(m);
+        tryMove(r.move);
       } }, h('label', { for: 'an-move' }, t('type_move')), moveInput, h('button', { type: 'submit' }, t('play_move')))),
     h('aside', { class: 'side-col' },
       h('h1', {}, t('analysis_board')),

@@ -112,9 +112,9 @@ const OTHER = { red: 'blue', blue: 'red' };
  * resigned, whose time ran out. `result`: the server's `{winner, reason}`; `you`: the viewer's
  * side (`red`/`blue`; anything else names both sides by colour); `animal`: the letter of the
  * animal that made the last move (a den entry names it); `rules`: the game's rule set (the
- * no-capture draw's count, RULES §6.4 and §9).
+ * no-capture draw's count, RULES §6.4 and §9); `abortedByYou`: this tab asked for the abort.
  */
-export function endText(result, { you, animal, rules } = {}) {
+export function endText(result, { you, animal, rules, abortedByYou } = {}) {
   if (!result) return '';
   const reason = String(result.reason).replace('-', '_');
   if (reason === 'draw_plies') {
@@ -122,6 +122,8 @@ export function endText(result, { you, animal, rules } = {}) {
     return t('end_draw_plies', { n: Math.ceil((n ? Number(n[1]) : 200) / 2) });
   }
   if (reason === 'agreed') return t('end_agreed');
+  // Who aborted, the server does not say: the tab that asked knows it was its player.
+  if (reason === 'aborted') return t(abortedByYou ? 'end_aborted_you' : 'end_aborted');
   const winner = result.winner;
   // Said of the side that lost; an unknown reason (or a den entry whose animal is unknown) by
   // its short words.
@@ -133,7 +135,9 @@ export function endText(result, { you, animal, rules } = {}) {
     if (you === loser) return t('end_den_theirs', { animal: a, side: t(winner) });
     return t('end_den', { animal: a, side: t(winner), other: t(loser) });
   }
-  return you === loser ? t(`end_${reason}_you`) : t(`end_${reason}`, { side: t(loser) });
+  if (you === loser) return t(`end_${reason}_you`);
+  // Said to the winner where it reads better so (你吃光了蓝方的动物！).
+  return t(you === winner && M[`end_${reason}_yours`] ? `end_${reason}_yours` : `end_${reason}`, { side: t(loser) });
 }
 
 /** "That move is not allowed: <why>" in the current language (plain "not allowed" without a why it knows). */
@@ -142,19 +146,27 @@ export function illegalText(why) {
   return text ? t('err_illegal_move', { msg: text }) : t('move_illegal');
 }
 
-/** A translated error text for an API or WebSocket error code, with the server's words as fallback. */
+/**
+ * A translated error text for an API or WebSocket error code. One the catalogue has no text
+ * for gets a general line: the server's English words follow it in brackets on an English page
+ * only, never inside a Chinese sentence.
+ */
 export function errText(e) {
   // A refused move says why (`illegal_move` on the WebSocket, `bad_request` with `why` over HTTP).
   if (whyText(e.why)) return illegalText(e.why);
+  if (e.code === 'illegal_move') return withDetail(t('move_illegal'), e.message);
   if (e.code === 'bad_position' && Array.isArray(e.problems)) {
     const said = e.problems.map(problemText);
     if (said.length && said.every(Boolean)) return t('bad_fen_detail', { msg: said.join(t('list_separator')) });
   }
   if (e.code === 'bad_jfen' && jfenText(e.syntax)) return t('bad_fen_detail', { msg: jfenText(e.syntax) });
-  const code = e.code || 'generic';
-  const key = `err_${code}`;
-  const text = t(key, { msg: e.message || code });
-  return text === key ? t('err_generic', { msg: e.message || code }) : text;
+  const own = M[`err_${e.code}`] && e.code !== 'generic' && e.code !== 'bad_request';
+  return own ? t(`err_${e.code}`) : withDetail(t(e.code === 'bad_request' ? 'err_bad_request' : 'err_generic'), e.message || e.code);
+}
+
+/** `text` with `detail` (the server's English words) in brackets, on an English page only. */
+export function withDetail(text, detail) {
+  return current === 'en' && detail ? text.replace(/\.?$/, ` (${detail}).`) : text;
 }
 
 // A guest's generated name: a form no registered name can take.

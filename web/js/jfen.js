@@ -33,38 +33,60 @@ export function terrain(sq) {
 
 /**
  * A JFEN the browser cannot read: `code` names what is wrong (the catalogue's `jfen_<code>`
- * entry says it to people, filled with `params`); the message says it in English.
+ * entry says it to people, filled with `params`), `field` the field it is in and `position`
+ * the character at fault (from 0); the message says it in English, as the rules library does
+ * (`invalid JFEN (board field, at character 4): 2 ranks, expected 9`).
  */
 export class JfenError extends Error {
-  constructor(code, params, message) {
-    super(message);
+  constructor(code, params, field, position, what) {
+    super(`invalid JFEN (${field ? `${field} field, ` : ''}at character ${position + 1}): ${what}`);
     this.code = code;
     this.params = params;
+    this.field = field;
+    this.position = position;
   }
 }
 
 /**
  * Parses a JFEN string into `{board: Map(square -> {color, role}), turn, halfmoves, fullmove}`.
- * Throws a JfenError naming the field at fault.
+ * Throws a JfenError naming the field and the character at fault. As the rules library
+ * (crates/jungle/src/jfen.rs) reads it: the fields left to right, each to its first fault, so
+ * that a text whose board does not read is told what is wrong with its board whatever the
+ * number of fields (`not a position`: an unknown character `n` on rank 9); after a board, a
+ * missing or bad side to move; the number of fields only once the fields before are right.
  */
 export function parseJfen(text) {
+  const str = String(text);
   // As long a text as the rules library reads (MAX_JFEN_LEN, in UTF-8 bytes).
-  if (new TextEncoder().encode(String(text)).length > 256) throw new JfenError('too_long', { max: 256 }, 'JFEN: too long');
-  const fields = String(text).trim().split(/\s+/);
-  if (fields.length !== 2 && fields.length !== 4) {
-    // A wrong number of fields after a board: a bad side to move explains it best (`<board> 0 1`
-    // lacks it), as the rules library says.
-    if (fields.length > 2 && boardReads(fields[0])) readTurn(fields[1]);
-    throw new JfenError('fields', {}, 'JFEN: expected 2 or 4 fields');
-  }
+  if (new TextEncoder().encode(str).length > 256) throw new JfenError('too_long', { max: 256 }, null, 0, 'too long to be a JFEN (over 256 bytes)');
+  // The fields, each with the position of its first character (in characters, as Rust counts).
+  const chars = [...str];
+  const fields = [];
+  chars.forEach((ch, i) => {
+    if (/\s/u.test(ch)) return;
+    const last = fields[fields.length - 1];
+    if (last && last.next === i) {
+      last.text += ch;
+      last.next += 1;
+    } else {
+      fields.push({ at: i, text: ch, next: i + 1 });
+    }
+  });
+  const end = chars.length;
+  if (!fields.length) throw new JfenError('fields', {}, null, 0, 'empty JFEN');
   const board = readBoard(fields[0]);
-  const t = readTurn(fields[1]);
-  // The counters, as the rules library reads them: whole numbers, the move number from 1.
-  const counters = fields.slice(2);
-  if (!counters.every((c) => /^\d+$/.test(c) && Number(c) <= 0xffffffff)) throw new JfenError('counters', {}, 'JFEN counters: expected whole numbers');
-  const [halfmoves, fullmove] = counters.length ? counters.map(Number) : [0, 1];
-  if (fullmove === 0) throw new JfenError('move_number_zero', {}, 'JFEN move number: starts at 1');
-  return { board, turn: t === 'b' ? 'blue' : 'red', halfmoves, fullmove };
+  if (fields.length === 1) throw new JfenError('fields', {}, 'side to move', end, 'missing the side to move (`r` or `b`)');
+  const turn = readTurn(fields[1]);
+  let halfmoves = 0;
+  let fullmove = 1;
+  if (fields.length > 2) {
+    halfmoves = readCounter(fields[2], 'plies since capture');
+    if (fields.length === 3) throw new JfenError('fields', {}, 'move number', end, 'missing the move number (give both counters or neither)');
+    fullmove = readCounter(fields[3], 'move number');
+    if (fullmove === 0) throw new JfenError('move_number_zero', {}, 'move number', fields[3].at, 'the move number starts at 1');
+  }
+  if (fields[4]) throw new JfenError('fields', {}, null, fields[4].at, `unexpected extra field \`${fields[4].text}\``);
+  return { board, turn, halfmoves, fullmove };
 }
 
 /**
@@ -97,43 +119,51 @@ export function positionProblems(pos) {
 }
 
 /** The side to move, as the rules library reads it: `r` or `b`, either case, and `w` for Red. */
-function readTurn(field) {
-  const t = field.toLowerCase();
-  if (!['r', 'b', 'w'].includes(t)) throw new JfenError('turn', { found: field }, 'JFEN side to move: expected r or b');
-  return t;
+function readTurn({ at, text }) {
+  if (!/^[rbw]$/i.test(text)) throw new JfenError('turn', { found: text }, 'side to move', at, `expected \`r\` or \`b\` (or \`w\` for Red), found \`${text}\``);
+  return /^b$/i.test(text) ? 'blue' : 'red';
 }
 
-/** The board field: a map of square to animal; throws a JfenError naming the rank at fault. */
-function readBoard(field) {
-  const rows = field.split('/');
-  if (rows.length !== 9) throw new JfenError('ranks', { n: rows.length }, 'JFEN placement: expected 9 ranks');
+/** A counter, as the rules library reads it: a whole number (a u32, a `+` allowed). */
+function readCounter({ at, text }, field) {
+  const n = /^\+?\d+$/.test(text) ? Number(text) : NaN;
+  if (!(n <= 0xffffffff)) throw new JfenError('counters', {}, field, at, `expected a whole number, found \`${text}\``);
+  return n;
+}
+
+/**
+ * The board field, character by character as the rules library reads it: a map of square to
+ * animal; throws a JfenError at the first character at fault (a rank short at its `/`, too long
+ * at the square past its 7th, an unknown character, a 10th rank), else at the end (fewer than 9
+ * ranks, the last one short).
+ */
+function readBoard({ at, text }) {
+  const ranks = text.split('/').length;
   const board = new Map();
-  rows.forEach((row, i) => {
-    const rank = 9 - i;
-    let file = 0;
-    for (const ch of row) {
-      if (ch >= '1' && ch <= '7') {
-        file += Number(ch);
-      } else {
-        const up = ch.toUpperCase();
-        if (!(up in RANK)) throw new JfenError('char', { ch, rank }, `JFEN placement: bad character '${ch}' on rank ${rank}`);
-        if (file > 6) throw new JfenError('rank_files', { rank }, `JFEN placement: rank ${rank} too long`);
-        board.set(sqName(file, rank), { color: ch === up ? 'red' : 'blue', role: up });
-        file += 1;
-      }
+  const fail = (code, params, i, what) => new JfenError(code, params, 'board', at + i, what);
+  let rank = 9;
+  let file = 0;
+  const chars = [...text];
+  chars.forEach((ch, i) => {
+    if (ch === '/') {
+      if (file !== 7) throw fail('rank_files', { rank }, i, `rank ${rank} has ${file} squares, expected 7`);
+      rank -= 1;
+      file = 0;
+      if (rank < 1) throw fail('ranks', { n: ranks }, i, `${ranks} ranks, expected 9`);
+    } else if (ch >= '1' && ch <= '7') {
+      file += Number(ch);
+      if (file > 7) throw fail('rank_files', { rank }, i, `rank ${rank} has more than 7 squares`);
+    } else {
+      const up = ch.toUpperCase();
+      if (!(up in RANK)) throw fail('char', { ch, rank }, i, `unexpected \`${ch}\`: expected an animal letter (ELTPDWCR, uppercase Red, lowercase Blue), a digit 1-7 or \`/\``);
+      if (file >= 7) throw fail('rank_files', { rank }, i, `rank ${rank} has more than 7 squares`);
+      board.set(sqName(file, rank), { color: ch === up ? 'red' : 'blue', role: up });
+      file += 1;
     }
-    if (file !== 7) throw new JfenError('rank_files', { rank }, `JFEN placement: rank ${rank} has ${file} files`);
   });
+  if (rank !== 1) throw fail('ranks', { n: ranks }, chars.length, `${ranks} ranks, expected 9`);
+  if (file !== 7) throw fail('rank_files', { rank: 1 }, chars.length, `rank 1 has ${file} squares, expected 7`);
   return board;
-}
-
-function boardReads(field) {
-  try {
-    readBoard(field);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Prints a position object back to JFEN. */
@@ -196,32 +226,37 @@ export function capturedPieces(pos) {
 const ZH_ROLE = { '象': 'E', '狮': 'L', '獅': 'L', '虎': 'T', '豹': 'P', '狗': 'D', '狼': 'W', '猫': 'C', '貓': 'C', '鼠': 'R' };
 
 /**
- * Turns typed text (`g3g4`, `Rg4`, `Lxd5`, `鼠g4`, `--`) into one of the `legal` coordinate
- * moves of the position, or returns `{error: key}` with a message catalogue key.
+ * Turns typed text (`g3g4`, `Rg4`, `Lxd5`, `Ld9#`, `鼠g4`, `--`) into one of the `legal`
+ * coordinate moves of the position, or returns `{error: key}` with a message catalogue key (and
+ * `params`, the animal as a letter), or with `why`, as the rules library says a move is wrong
+ * (a capture marked where none is, a den entry marked where the enemy den is not).
  */
 export function resolveTyped(text, pos, legal) {
   // As a Chinese input method may give it: full-width letters and digits (ｇ３ｇ４), and the
   // capture sign the move list shows (獅×d5).
-  let s = String(text).normalize('NFKC').trim().replace(/\s+/g, '').replace(/×/g, 'x');
+  const s = String(text).normalize('NFKC').trim().replace(/\s+/g, '').replace(/×/g, 'x');
   if (!s) return { error: 'move_empty' };
   if (s === '--') return legal.includes('--') ? { move: '--' } : { error: 'move_illegal' };
-  const coord = /^([a-g][1-9])-?x?([a-g][1-9])$/i.exec(s);
-  if (coord) {
-    const m = (coord[1] + coord[2]).toLowerCase();
-    return legal.includes(m) ? { move: m } : { error: 'move_illegal', move: m };
+  let from;
+  let m = /^([a-g][1-9])-?(x?)([a-g][1-9])(#?)$/i.exec(s);
+  if (m) {
+    from = m[1].toLowerCase();
+  } else {
+    const role = ZH_ROLE[s[0]] || (/^[ELTPDWCR]$/i.test(s[0]) ? s[0].toUpperCase() : null);
+    m = role && /^()(x?)([a-g][1-9])(#?)$/i.exec(s.slice(1));
+    if (!m) return { error: 'move_syntax' };
+    from = [...pos.board].find(([, p]) => p.color === pos.turn && p.role === role)?.[0];
+    if (!from) return { error: 'move_no_piece' };
   }
-  const first = s[0];
-  let role = ZH_ROLE[first];
-  if (!role && /^[ELTPDWCR]$/i.test(first)) role = first.toUpperCase();
-  if (!role) return { error: 'move_syntax' };
-  const rest = /^x?([a-g][1-9])#?$/i.exec(s.slice(1));
-  if (!rest) return { error: 'move_syntax' };
-  const to = rest[1].toLowerCase();
-  for (const [sq, p] of pos.board) {
-    if (p.color === pos.turn && p.role === role) {
-      const m = sq + to;
-      return legal.includes(m) ? { move: m } : { error: 'move_illegal', move: m };
-    }
+  const to = m[3].toLowerCase();
+  // The marks are checked as the rules library checks them: `x` takes an animal, `#` enters
+  // the enemy den.
+  if (m[2] && !pos.board.has(to)) return { error: 'move_illegal', why: { code: 'not_a_capture', to } };
+  if (m[4] && to !== DENS[pos.turn === 'red' ? 'blue' : 'red']) return { error: 'move_illegal', why: { code: 'not_the_den', to } };
+  if (from === to) {
+    const p = pos.board.get(to);
+    return p && p.color === pos.turn ? { error: 'move_same_square', params: { animal: p.role, sq: to } } : { error: 'move_no_change' };
   }
-  return { error: 'move_no_piece' };
+  const move = from + to;
+  return legal.includes(move) ? { move } : { error: 'move_illegal', move };
 }

@@ -27,7 +27,7 @@ export function h(tag, attrs = {}, ...children) {
 const MAX_TOASTS = 2;
 
 /**
- * Shows a short message at the bottom of the screen (text, or an element: a message with a
+ * Shows a short message over the middle of the screen (text, or an element: a message with a
  * link), for `ms` milliseconds.
  */
 export function toast(text, kind = 'info', ms = 4000) {
@@ -36,6 +36,17 @@ export function toast(text, kind = 'info', ms = 4000) {
   // The same words again replace the earlier ones, and at most two stay: quick repeats (hints,
   // refused moves) would otherwise pile up over the board.
   for (const old of [...box.children]) if (old.textContent === text) old.remove();
+  // Over the middle of the part of a board on the screen (a game's, the analysis board), where
+  // it hides no bar, status line or button; below a board scrolled almost out of sight; else
+  // over the middle of the screen (web/app.css).
+  const b = document.querySelector('main .board-host .board');
+  const r = b && b.getBoundingClientRect();
+  const top = r ? Math.max(r.top, 0) : 0;
+  const bottom = r ? Math.min(r.bottom, innerHeight) : 0;
+  const over = bottom - top >= 200;
+  const half = Math.min(innerWidth * 0.92, 420) / 2;
+  box.style.setProperty('--toast-y', over ? `${Math.round((top + bottom) / 2)}px` : r && r.height && r.bottom < innerHeight / 2 ? '75%' : '50%');
+  box.style.setProperty('--toast-x', over ? `${Math.round(Math.max(half, Math.min(innerWidth - half, (r.left + r.right) / 2)))}px` : '50%');
   box.append(el);
   while (box.children.length > MAX_TOASTS) box.firstElementChild.remove();
   setTimeout(() => el.remove(), ms);
@@ -85,7 +96,8 @@ export function usable(el) {
  * A modal dialog with a title, body and buttons; resolves with the value of the button pressed
  * (Escape resolves with null). Focus is kept inside and returned afterwards: to the element
  * focused before, or its equivalent in a redrawn screen, else to the first of `opts.fallback`
- * (selectors) that can take it. `opts.handle.close(v)` closes it from outside.
+ * (selectors) that can take it. `opts.handle.close(v)` closes it from outside. The focus starts
+ * on the button `opts.focus` names (its data-test), else on the primary one.
  */
 export function modal(title, body, buttons, opts = {}) {
   return new Promise((resolve) => {
@@ -112,21 +124,23 @@ export function modal(title, body, buttons, opts = {}) {
     dlg.addEventListener('cancel', (e) => { e.preventDefault(); close(null); });
     document.body.append(dlg);
     dlg.showModal();
-    const primary = dlg.querySelector('button.primary') || dlg.querySelector('button');
-    if (primary) primary.focus();
+    const first = (opts.focus && dlg.querySelector(`[data-test="${opts.focus}"]`)) || dlg.querySelector('button.primary') || dlg.querySelector('button');
+    if (first) first.focus();
   });
 }
 
 /**
  * Asks a yes/no question; resolves true when confirmed. `labels` names the two buttons by what
  * they do (`{ yes: 'Abort game', no: 'Keep playing' }`): a plain Cancel / Confirm is unclear
- * where the action itself is a cancelling (取消对局 with a 取消 button). `opts`: as modal()'s.
+ * where the action itself is a cancelling (取消对局 with a 取消 button). `opts`: as modal()'s;
+ * `opts.safe`: the question is about something that cannot be undone (resign, abort, log out),
+ * and the focus starts on the button that keeps things as they are (Enter twice never resigns).
  */
 export async function confirmDialog(title, text, labels = {}, opts = {}) {
   const v = await modal(title, text, [
     { label: labels.no || t('cancel'), value: false, test: 'confirm-no' },
     { label: labels.yes || t('confirm'), value: true, primary: true, test: 'confirm-yes' },
-  ], opts);
+  ], opts.safe ? { ...opts, focus: 'confirm-no' } : opts);
   return v === true;
 }
 

@@ -215,6 +215,9 @@ messages! {
     FileNotText => "tui_file_not_text";
     RecordSyntax => "tui_record_syntax": "column", "line", "msg";
     RecordMove => "tui_record_move": "msg", "mv", "ply";
+    RecordInvalidResult => "tui_record_invalid_result": "value";
+    RecordResultTag => "tui_record_result_tag": "result", "tag";
+    RecordBoardResult => "tui_record_board_result": "outcome", "ply", "result";
     MoveLabel => "type_move";
     KeysHelp => "tui_keys_help";
     KeysOnline => "tui_keys_online";
@@ -349,14 +352,41 @@ pub fn reason_text(lang: Lang, reason: &str) -> &'static str {
 }
 
 /// A refusal from the server, for people: the catalogue's `err_…` entry of its code (the same
-/// texts the browser shows), its `{msg}` filled with the server's own words; a code the catalogue
-/// does not know gets the generic "Something went wrong" with those words.
+/// texts the browser shows); a refused move without a reason this client knows is not allowed
+/// (the server's words in brackets in English); a code the catalogue does not know (or a `bad_request`) gets a general line, with the
+/// server's own words in brackets in English only ([`with_detail`]): never English words inside a
+/// Chinese sentence.
 pub fn server_error_text(lang: Lang, code: &str, message: &str) -> String {
-    let text = lookup(lang, &format!("err_{code}"))
-        .or_else(|| lookup(lang, "err_generic"))
-        .unwrap_or("{msg}");
-    let message = if message.is_empty() { code } else { message };
-    fill(text, &[("msg", &message)])
+    if code == "illegal_move" {
+        return with_detail(lang, entry(lang, "move_illegal"), message);
+    }
+    let own = if code == "generic" || code == "bad_request" {
+        None
+    } else {
+        lookup(lang, &format!("err_{code}"))
+    };
+    match own {
+        Some(text) => text.to_string(),
+        None => {
+            let general = if code == "bad_request" {
+                "err_bad_request"
+            } else {
+                "err_generic"
+            };
+            let detail = if message.is_empty() { code } else { message };
+            with_detail(lang, entry(lang, general), detail)
+        }
+    }
+}
+
+/// `text` with `detail` (words of the server or a library, in English) in brackets before its
+/// full stop, in English only: `Something went wrong (detail).`; Chinese text stays as it is.
+pub fn with_detail(lang: Lang, text: &str, detail: &str) -> String {
+    if lang != Lang::En || detail.is_empty() {
+        return text.to_string();
+    }
+    let head = text.strip_suffix('.').unwrap_or(text);
+    format!("{head} ({detail}).")
 }
 
 /// Why the server at `server` (the `--server` value) could not be used, for people: a main
@@ -509,7 +539,28 @@ pub fn record_error_text(lang: Lang, e: &RecordProblem) -> String {
         RecordProblem::Replay(jungle::RecordError::Fen(e)) => {
             lang.detail("[FEN]", invalid_jfen_text(lang, e))
         }
-        RecordProblem::Replay(e) => e.to_string(),
+        RecordProblem::Replay(jungle::RecordError::Variant(e)) => lang.detail(
+            "[Variant]",
+            lang.detail(&lang.quote(&e.item), entry(lang, "cli_play_expect_rules")),
+        ),
+        RecordProblem::Replay(jungle::RecordError::InvalidResult { value }) => {
+            Msg::RecordInvalidResult.fill(lang, &[("value", value)])
+        }
+        RecordProblem::Replay(jungle::RecordError::ResultTagMismatch { tag, result }) => {
+            Msg::RecordResultTag.fill(lang, &[("tag", tag), ("result", result)])
+        }
+        RecordProblem::Replay(jungle::RecordError::BoardResultMismatch {
+            plies,
+            outcome,
+            result,
+        }) => Msg::RecordBoardResult.fill(
+            lang,
+            &[
+                ("ply", plies),
+                ("outcome", &outcome_text(lang, *outcome)),
+                ("result", result),
+            ],
+        ),
     }
 }
 
@@ -602,16 +653,21 @@ pub fn termination_text(lang: Lang, t: Termination) -> &'static str {
 /// entered, a side wiped out or left without a move, a draw by the no-capture rule), e.g.
 /// "--fen: the game is already over in this position (Blue wins, one side could not move)".
 pub fn finished_position_text(lang: Lang, outcome: jungle::Outcome) -> String {
+    Msg::FenOver.fill(lang, &[("result", &outcome_text(lang, outcome))])
+}
+
+/// How the rules ended a game: who won and why, "Blue wins, one side could not move" /
+/// "蓝方胜，无棋可走判负".
+pub fn outcome_text(lang: Lang, outcome: jungle::Outcome) -> String {
     let head = match outcome.winner {
         Some(c) => Msg::Wins.fill(lang, &[("side", &color_name(lang, c))]),
         None => Msg::Draw.text(lang).to_string(),
     };
     let comma = if lang.is_chinese() { "，" } else { ", " };
-    let result = format!(
+    format!(
         "{head}{comma}{}",
         termination_text(lang, outcome.termination)
-    );
-    Msg::FenOver.fill(lang, &[("result", &result)])
+    )
 }
 
 #[cfg(test)]
@@ -914,11 +970,13 @@ mod tests {
                 "it is blue's turn",
                 "现在不是你走棋。",
             ),
+            // A refused move without a reason this client knows: plainly not allowed, the
+            // server's English words left out.
             (
                 Lang::ZhHant,
                 "illegal_move",
                 "no piece on a1",
-                "這步棋不能走：no piece on a1",
+                "這步棋不能走。",
             ),
             (
                 Lang::En,
@@ -926,18 +984,73 @@ mod tests {
                 "slow down",
                 "Too fast, please wait a moment.",
             ),
-            // A code this client does not know keeps the server's words (or the code).
+            // A code this client does not know: a general line, with the server's words (or
+            // the code) in English only.
             (
                 Lang::En,
                 "brand_new",
                 "something new",
-                "Something went wrong: something new",
+                "Something went wrong (something new).",
             ),
-            (Lang::ZhHans, "brand_new", "", "出错了：brand_new"),
+            (
+                Lang::En,
+                "brand_new",
+                "",
+                "Something went wrong (brand_new).",
+            ),
+            (
+                Lang::ZhHans,
+                "brand_new",
+                "something new",
+                "出了点问题，没能完成。",
+            ),
+            (
+                Lang::ZhHant,
+                "bad_request",
+                "bad move text",
+                "伺服器沒有接受這個請求。",
+            ),
+            (
+                Lang::En,
+                "bad_request",
+                "bad move text",
+                "The server did not accept that (bad move text).",
+            ),
         ];
         for (lang, code, message, want) in cases {
             assert_eq!(server_error_text(lang, code, message), want, "{code}");
         }
+    }
+
+    #[test]
+    fn a_records_result_that_is_no_result_or_disagrees_with_its_tag_reads_in_each_language() {
+        let tag = RecordProblem::Replay(jungle::RecordError::ResultTagMismatch {
+            tag: "1-0".to_string(),
+            result: "0-1".to_string(),
+        });
+        assert_eq!(
+            record_error_text(Lang::ZhHans, &tag),
+            "棋谱的 [Result] 标签是 1-0，按着法的结果却是 0-1"
+        );
+        assert_eq!(
+            record_error_text(Lang::En, &tag),
+            "the game record's [Result] tag `1-0` disagrees with the result `0-1` after the moves"
+        );
+        let e = RecordProblem::Replay(jungle::RecordError::InvalidResult {
+            value: "2-0".to_string(),
+        });
+        assert_eq!(
+            record_error_text(Lang::ZhHans, &e),
+            "棋谱的结果“2-0”不是对局结果（应为 1-0、0-1、1/2-1/2 或 *）"
+        );
+        assert_eq!(
+            record_error_text(Lang::ZhHant, &e),
+            "棋譜的結果「2-0」不是對局結果（應為 1-0、0-1、1/2-1/2 或 *）"
+        );
+        assert_eq!(
+            record_error_text(Lang::En, &e),
+            "the game record's result `2-0` is not a result (1-0, 0-1, 1/2-1/2 or *)"
+        );
     }
 
     #[test]

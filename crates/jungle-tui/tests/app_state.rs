@@ -470,6 +470,54 @@ fn file_and_record_errors_are_said_in_the_players_language() {
 }
 
 #[test]
+fn a_records_result_that_does_not_hold_is_said_in_the_players_language() {
+    let dir = temp_dir();
+    let path = dir.path().join("ended.pgn");
+    let file = path.display().to_string();
+    // (A [Result] tag that is no result, or one against the result after the moves, is refused
+    // as the text is read: RecordError::InvalidResult and ResultTagMismatch come only from
+    // records made in code, and are tested with record_error_text itself.)
+    let records = [
+        // Moves that end the game (Red's rat enters the den) with another result.
+        "[FEN \"l6/3R3/7/7/7/7/7/7/6L r 0 1\"]\n[Result \"0-1\"]\n\n1. Rd9# 0-1\n",
+        // A [Variant] that is no rule set.
+        "[Variant \"nonsense\"]\n\n1. Rg4 *\n",
+    ];
+    let said = |lang: Lang| -> Vec<String> {
+        records
+            .iter()
+            .map(|text| {
+                std::fs::write(&path, text).unwrap();
+                let (mut app, _, now) = new(Opponent::Hotseat, None);
+                app.lang = lang;
+                enter_path(&mut app, now, 'o', &file);
+                assert!(app.game.is_empty(), "nothing was loaded from {text}");
+                status(&app)
+            })
+            .collect()
+    };
+    let head = format!("无法打开 {file}：");
+    let zh = said(Lang::ZhHans);
+    let board = "棋谱的着法在第 1 步就分出了结果（红方胜，攻入兽穴），棋谱写的结果却是 0-1";
+    assert_eq!(zh[0], format!("{head}{board}"));
+    let variant = format!("{head}[Variant]：“nonsense”：应为 standard");
+    assert!(zh[1].starts_with(&variant), "{}", zh[1]);
+    for line in &zh {
+        assert!(
+            !line.contains("result") && !line.contains("invalid"),
+            "{line}"
+        );
+    }
+    let hant = said(Lang::ZhHant);
+    let board = "棋譜的著法在第 1 步就分出了結果（紅方勝，攻入獸穴），棋譜寫的結果卻是 0-1";
+    assert!(hant[0].ends_with(board), "{}", hant[0]);
+    let en = said(Lang::En);
+    let board = "the game record's moves end the game at move 1 (Red wins, entered the den), \
+                 but its result is `0-1`";
+    assert!(en[0].ends_with(board), "{}", en[0]);
+}
+
+#[test]
 fn loading_a_game_with_the_engine_to_move_starts_it() {
     let dir = temp_dir();
     let path = dir.path().join("engine.pgn");
@@ -783,7 +831,7 @@ fn a_lapsed_draw_offer_is_cleared_and_said_once_to_the_player_who_made_it() {
         json!({"t":"draw_lapsed","game":"g1","by":"blue"}),
     );
     assert_eq!(app.online.draw_offer, None);
-    assert_eq!(status(&app), "棋局已往下走，你的和棋提議已失效");
+    assert_eq!(status(&app), "棋局已繼續，你的提和已失效");
 }
 
 /// Alice's standing before and after a rated game she won, as `Change`.
@@ -971,10 +1019,11 @@ fn online_errors_and_disconnects_are_shown() {
         now,
         json!({"t":"error","code":"illegal_move","message":"the rat cannot go there","re":"move"}),
     );
-    // The code picks the catalogue's text (as in the browser); the server's words fill it in.
+    // The code picks the catalogue's text (as in the browser); without a reason as data, the
+    // server's words follow in brackets, in English only.
     assert_eq!(
         status(&app),
-        "That move is not allowed: the rat cannot go there"
+        "That move is not allowed (the rat cannot go there)."
     );
     // With the reason as data it is said in the player's language, facts and all.
     app.lang = Lang::ZhHans;
@@ -988,14 +1037,15 @@ fn online_errors_and_disconnects_are_shown() {
         status(&app),
         "这步棋不能走：7-3 规则：虎在本方最近 7 步里已经 3 次走进 c4"
     );
-    // A reason this client does not know falls back to the server's words.
+    // A reason this client does not know: not allowed, without the server's English words in
+    // a Chinese sentence.
     server(
         &mut app,
         now,
         json!({"t":"error","code":"illegal_move","message":"new rule","re":"move",
                "why":{"code":"brand_new"}}),
     );
-    assert_eq!(status(&app), "这步棋不能走：new rule");
+    assert_eq!(status(&app), "这步棋不能走。");
     app.lang = Lang::En;
     server(
         &mut app,
