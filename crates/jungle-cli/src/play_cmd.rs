@@ -43,8 +43,8 @@ pub struct PlayArgs {
     // `cli_play_level`
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10), conflicts_with = "hotseat")]
     level: Option<u8>,
-    // `cli_play_color`
-    #[arg(long, value_enum, default_value = "red")]
+    // `cli_play_color` (only against the AI: not at one keyboard, nor watching)
+    #[arg(long, value_enum, default_value = "red", conflicts_with_all = ["hotseat", "watch"])]
     color: Side,
     // `cli_play_hotseat`
     #[arg(long)]
@@ -64,8 +64,9 @@ pub struct PlayArgs {
     // `cli_play_name`
     #[arg(long, requires = "server")]
     name: Option<String>,
-    // `cli_play_password`
-    #[arg(long, env = "JUNGLE_PASSWORD", hide_env_values = true)]
+    // `cli_play_password` (else `JUNGLE_PASSWORD`, read with --name: see [`password`]; not
+    // clap's `env`, whose value would count as given and refuse a local game)
+    #[arg(long, requires = "name")]
     password: Option<String>,
     // `cli_play_tc`
     #[arg(long, default_value = "600+0/60")]
@@ -92,10 +93,42 @@ fn color_of(s: Side) -> Color {
     }
 }
 
+/// The password of `--name`: `--password`, else the environment's `JUNGLE_PASSWORD` (a
+/// non-empty one).
+fn password(a: &PlayArgs) -> Option<String> {
+    a.password.clone().or_else(|| {
+        std::env::var("JUNGLE_PASSWORD")
+            .ok()
+            .filter(|p| !p.is_empty())
+    })
+}
+
+/// A refused command line as [`usage_error_text`] says it: in Chinese "参数错误：`what`" and
+/// the line pointing to `--help`; in English one line, as `jungle`'s other usage errors are,
+/// "error: `what` (see --help)".
+fn usage_text(lang: Lang, what: &str) -> String {
+    if !lang.is_chinese() {
+        return format!("error: {what} (see --help)");
+    }
+    format!(
+        "{}\n{}",
+        i18n::fill(i18n::text(lang, "cli_play_bad_args"), &[("msg", &what)]),
+        i18n::text(lang, "cli_play_see_help")
+    )
+}
+
 /// Runs `jungle play`. In Chinese its errors are said here, as "错误：…" (English ones go back
-/// to `main`, which says them as "error: …").
+/// to `main`, which says them as "error: …"); options that do not go together in a way clap
+/// cannot check are refused here as clap's are, in every language (exit status 2).
 pub fn play(a: PlayArgs) -> Result<ExitCode> {
     let lang = a.lang.unwrap_or_else(Lang::from_env);
+    if a.name.is_some() && password(&a).is_none() {
+        eprintln!(
+            "{}",
+            usage_text(lang, i18n::text(lang, "cli_play_name_without_password"))
+        );
+        return Ok(ExitCode::from(2));
+    }
     match play_in(a, lang) {
         Err(e) if lang.is_chinese() => {
             eprintln!(
@@ -146,8 +179,9 @@ fn play_in(a: PlayArgs, lang: Lang) -> Result<ExitCode> {
             } else {
                 send::quick(tc)
             };
-            let login = match (&a.name, &a.password) {
-                (Some(n), Some(p)) => Some((n.clone(), p.clone())),
+            let login = match (&a.name, password(&a)) {
+                (Some(n), Some(p)) => Some((n.clone(), p)),
+                // Refused in `play`.
                 (Some(_), None) => bail!(i18n::text(lang, "cli_play_name_without_password")),
                 _ => None,
             };
@@ -175,7 +209,9 @@ fn play_in(a: PlayArgs, lang: Lang) -> Result<ExitCode> {
         online_start,
         save_dir: std::env::current_dir().unwrap_or_default(),
     };
-    jungle_tui::run(config, server)?;
+    // Said in the player's language (no terminal, one that failed, a server that could not
+    // be used, a game to watch that is not there).
+    jungle_tui::run(config, server).map_err(|e| anyhow!(e.text(lang)))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -288,14 +324,13 @@ pub fn localize(cmd: clap::Command, lang: Lang) -> clap::Command {
 }
 
 /// A refused `jungle play` command line said in `lang`, for Chinese: "参数错误：" and what is
-/// wrong — an unknown option (and the one perhaps meant), a bad value (and what it may be), a
-/// missing value, a value for a switch, options that do not go together, one missing (rarer
-/// cases in clap's English) — then a line pointing to `--help`. `None` in English, which clap
-/// says itself.
+/// wrong — an unknown option (and the one perhaps meant), a bad value (and what it may be: a
+/// bad `--rules` names the deviation at fault), a missing value, a value for a switch, options
+/// that do not go together, one missing (rarer cases in clap's English) — then a line pointing
+/// to `--help`. In English, a value that an option's own parser refused (`--level`, `--tc`,
+/// `--lang`, `--rules`) is said in the same words, on one line (clap's name only the range or
+/// the parser's detail); the rest is left to clap (`None`), whose words are plain there.
 pub fn usage_error_text(lang: Lang, e: &clap::Error) -> Option<String> {
-    if !lang.is_chinese() {
-        return None;
-    }
     let text = |key: &'static str, fills: &[(&str, &str)]| {
         let fills: Vec<(&str, &dyn std::fmt::Display)> = fills
             .iter()
@@ -317,6 +352,19 @@ pub fn usage_error_text(lang: Lang, e: &clap::Error) -> Option<String> {
     let option = |s: &str| s.split([' ', '=']).next().unwrap_or(s).to_string();
     let arg = one(ContextKind::InvalidArg).map(|a| option(&a));
     let value = one(ContextKind::InvalidValue);
+    let own_parser = arg.as_ref().is_some_and(|a| {
+        let id = a.trim_start_matches('-');
+        EXPECTED.iter().any(|(i, _)| *i == id)
+    });
+    let value_error = matches!(
+        e.kind(),
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation
+    ) && value.as_deref().is_some_and(|v| !v.is_empty());
+    // English says here only what its own parsers refused.
+    let said_here = lang.is_chinese() || (own_parser && value_error);
+    if !said_here {
+        return None;
+    }
     let what = match (e.kind(), arg) {
         (ErrorKind::UnknownArgument, Some(arg)) if arg.starts_with('-') => {
             let t = text("cli_play_unknown_option", &[("arg", &arg)]);
@@ -336,8 +384,16 @@ pub fn usage_error_text(lang: Lang, e: &clap::Error) -> Option<String> {
             let t = text("cli_play_bad_value", &[("arg", &arg), ("value", &value)]);
             let valid = all(ContextKind::ValidValue);
             let id = arg.trim_start_matches('-');
+            let sep = if lang.is_chinese() { "、" } else { ", " };
+            let bad_rules = (id == "rules")
+                .then(|| one(ContextKind::InvalidValue)?.parse::<Rules>().err())
+                .flatten();
             if !valid.is_empty() {
-                lang.detail(&t, text("cli_play_one_of", &[("list", &valid.join("、"))]))
+                lang.detail(&t, text("cli_play_one_of", &[("list", &valid.join(sep))]))
+            } else if let Some(r) = bad_rules {
+                // RULES §9: an unknown deviation is an error that names it.
+                let item = lang.quote(&r.item);
+                lang.detail(&t, i18n::rules_error_text(lang, &r, &item, true))
             } else if let Some((_, expected)) = EXPECTED.iter().find(|(i, _)| *i == id) {
                 lang.detail(&t, i18n::text(lang, expected))
             } else {
@@ -359,7 +415,8 @@ pub fn usage_error_text(lang: Lang, e: &clap::Error) -> Option<String> {
                 .iter()
                 .map(|a| option(a))
                 .collect();
-            text("cli_play_missing", &[("arg", &missing.join("、"))])
+            let sep = if lang.is_chinese() { "、" } else { ", " };
+            text("cli_play_missing", &[("arg", &missing.join(sep))])
         }
         // Rarer ones in clap's words.
         _ => e
@@ -370,11 +427,7 @@ pub fn usage_error_text(lang: Lang, e: &clap::Error) -> Option<String> {
             .trim_start_matches("error: ")
             .to_string(),
     };
-    Some(format!(
-        "{}\n{}",
-        text("cli_play_bad_args", &[("msg", &what)]),
-        i18n::text(lang, "cli_play_see_help")
-    ))
+    Some(usage_text(lang, &what))
 }
 
 #[cfg(test)]
@@ -563,7 +616,7 @@ mod tests {
             ),
             (
                 &["--rules", "no_such_rule"],
-                "--rules 的值“no_such_rule”不对：应为 standard",
+                "--rules 的值“no_such_rule”不对：没有“no_such_rule”这个规则变化",
             ),
             (
                 &["--watch", "g1", "--hotseat"],
@@ -575,7 +628,20 @@ mod tests {
             ),
             (&["--watch", "g1"], "还需要 --server"),
             (&["--hotseat=1"], "--hotseat 后面不用给值"),
-            (&["extra"], "多余的参数 “extra”"),
+            (&["extra"], "多余的参数“extra”"),
+            (
+                &["--rules", "no_7_3,foo"],
+                "--rules 的值“no_7_3,foo”不对：没有“foo”这个规则变化；可以用的有：wolf_over_dog、",
+            ),
+            (&["--password", "x", "--server", "h"], "还需要 --name"),
+            (
+                &["--hotseat", "--color", "blue"],
+                "--hotseat 不能和 --color 一起用",
+            ),
+            (
+                &["--watch", "g1", "--server", "h", "--color", "red"],
+                "不能和 --color 一起用",
+            ),
         ];
         for (args, said) in hans {
             let text = refused(Lang::ZhHans, args).unwrap_or_else(|| panic!("{args:?}"));
@@ -592,8 +658,42 @@ mod tests {
             "參數錯誤：--glyphs 的值「emoji」不對：可以是 letters、chinese\n\
              提示：用 jungle play --help 查看所有選項"
         );
-        // English is left to clap (and `main`).
+        // English: a value an option's own parser refused in the same words, on one line;
+        // the rest in clap's words (its list of values, what is missing).
+        assert_eq!(
+            refused(Lang::En, &["--level", "11"]).as_deref(),
+            Some(
+                "error: invalid value `11` for --level: expected a whole number from 1 to 10 \
+                 (see --help)"
+            )
+        );
+        assert_eq!(
+            refused(Lang::En, &["--rules", "no_7_3,foo"])
+                .unwrap()
+                .lines()
+                .count(),
+            1
+        );
+        assert!(refused(Lang::En, &["--rules", "foo"])
+            .unwrap()
+            .contains("there is no rule deviation `foo`; known: wolf_over_dog, "));
+        assert_eq!(refused(Lang::En, &["--color", "green"]), None);
         assert_eq!(refused(Lang::En, &["--bogus"]), None);
+        assert_eq!(
+            refused(Lang::En, &["--level"]),
+            None,
+            "no value: clap's words"
+        );
+        // Any English is a language, as any Chinese of a region.
+        let m = command(Lang::En)
+            .try_get_matches_from(["jungle", "play", "--lang", "en-US"])
+            .unwrap();
+        let a = PlayArgs::from_arg_matches(m.subcommand_matches("play").unwrap()).unwrap();
+        assert_eq!(a.lang, Some(Lang::En));
+        // A default colour is no colour given: it goes with --hotseat.
+        assert!(command(Lang::En)
+            .try_get_matches_from(["jungle", "play", "--hotseat"])
+            .is_ok());
         // What clap accepts still parses to the arguments.
         let m = command(Lang::ZhHans)
             .try_get_matches_from(["jungle", "play", "--lang", "zh-Hant", "--tc", "300+3/0"])

@@ -104,7 +104,8 @@ fn bad_arguments_are_refused_in_the_players_language_with_a_hint() {
         assert!(lines[1].starts_with("提示："), "{args:?}: {err}");
         assert!(lines[1].contains("jungle play --help"), "{args:?}: {err}");
     }
-    // English as it was: one line, clap's words.
+    // English: one line, clap's words, but for a value an option's own parser refused, said
+    // as friendly as in Chinese (clap would name only a range).
     let out = jungle("C", &["play", "--bogus"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
@@ -112,11 +113,31 @@ fn bad_arguments_are_refused_in_the_players_language_with_a_hint() {
         "error: unexpected argument '--bogus' found (see --help)\n"
     );
     let out = jungle("zh_CN.UTF-8", &["play", "--lang", "en", "--level", "0"]);
-    assert!(
-        stderr(&out).starts_with("error: invalid value '0' for '--level <LEVEL>'"),
-        "{}",
-        stderr(&out)
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: invalid value `0` for --level: expected a whole number from 1 to 10 \
+         (see --help)\n"
     );
+    let out = jungle("C", &["play", "--tc", "10min"]);
+    assert_eq!(
+        stderr(&out),
+        "error: invalid value `10min` for --tc: expected CLOCK+INCREMENT/PER-MOVE in seconds, \
+         e.g. 600+0/60 (see --help)\n"
+    );
+    // A bad rule set names the deviation at fault, in Chinese as in English (RULES §9).
+    for (locale, said) in [
+        ("zh_CN.UTF-8", "没有“foo”这个规则变化"),
+        ("C", "there is no rule deviation `foo`"),
+    ] {
+        let out = jungle(locale, &["play", "--rules", "wolf_over_dog,foo"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).lines().next().unwrap().contains(said),
+            "{}",
+            stderr(&out)
+        );
+    }
     // Other commands are not touched.
     let out = jungle("zh_CN.UTF-8", &["perft", "--bogus"]);
     assert!(stderr(&out).starts_with("error: "), "{}", stderr(&out));
@@ -136,21 +157,101 @@ fn refused_combinations_are_said_in_the_players_language() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with("错误："), "{}", stderr(&out));
+    // --name without a password is refused as the other argument errors are.
     let out = jungle(
         "zh_TW.UTF-8",
         &["play", "--server", "http://127.0.0.1:1", "--name", "bob"],
     );
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "錯誤：--name 需要密碼：用 --password 或環境變數 JUNGLE_PASSWORD 給出\n"
+        "參數錯誤：--name 需要密碼：用 --password 或環境變數 JUNGLE_PASSWORD 給出\n\
+         提示：用 jungle play --help 查看所有選項\n"
     );
     let out = jungle(
         "C",
         &["play", "--server", "http://127.0.0.1:1", "--name", "bob"],
     );
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error: --name needs a password: --password or JUNGLE_PASSWORD\n"
+        "error: --name needs a password: --password or JUNGLE_PASSWORD (see --help)\n"
+    );
+    // Options that would be ignored are refused: a password without an account (nor a
+    // server), a colour at one keyboard.
+    for (args, said) in [
+        (
+            &["play", "--password", "x"][..],
+            "参数错误：还需要 --server、--name",
+        ),
+        (
+            &["play", "--password", "x", "--server", "http://127.0.0.1:1"],
+            "参数错误：还需要 --name",
+        ),
+        (
+            &["play", "--color", "blue", "--hotseat"],
+            "参数错误：--color 不能和 --hotseat 一起用",
+        ),
+    ] {
+        let out = jungle("zh_CN.UTF-8", args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {err}");
+        assert!(lines[0].starts_with(said), "{args:?}: {err}");
+        assert!(lines[1].starts_with("提示："), "{args:?}: {err}");
+    }
+    // The password may still come from the environment (with --name only).
+    let out = Command::new(BIN)
+        .args(["play", "--hotseat", "--lang", "en"])
+        .env("JUNGLE_PASSWORD", "secret")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!stderr(&out).contains("--name"), "{}", stderr(&out));
+}
+
+/// `jungle play <args>` in a session of its own, without a controlling terminal (so that it
+/// never takes the terminal the tests run in); `None` where `setsid` is missing.
+fn without_terminal(args: &[&str]) -> Option<Output> {
+    let setsid = ["/usr/bin/setsid", "/bin/setsid"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())?;
+    Some(
+        Command::new(setsid)
+            .arg("-w")
+            .arg(BIN)
+            .arg("play")
+            .args(args)
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("JUNGLE_PASSWORD")
+            .env("LANG", "C")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap(),
+    )
+}
+
+#[test]
+fn without_a_terminal_it_says_so_in_the_players_language() {
+    let Some(out) = without_terminal(&["--hotseat", "--lang", "zh-Hans"]) else {
+        eprintln!("no setsid: skipped");
+        return;
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[0], "错误：jungle play 需要在终端里运行", "{err}");
+    assert!(lines[1].starts_with("  详情："), "{err}");
+    assert!(!lines[0].contains("terminal:"), "{err}");
+    // --lang en-US is English, as zh-CN is Chinese: accepted, and the screen is what fails.
+    let out = without_terminal(&["--hotseat", "--lang", "en-US"]).unwrap();
+    assert_eq!(
+        stderr(&out).lines().next(),
+        Some("error: jungle play needs a terminal to run in"),
+        "{}",
+        stderr(&out)
     );
 }
 

@@ -149,7 +149,7 @@ fn two_clients_play_each_other_through_the_server() {
         (110, 30),
     );
     let s = watcher.wait_for("1. Rg4     Ra6");
-    assert!(s.contains("You are watching"), "{s}");
+    assert!(s.contains("Online - you are watching"), "{s}");
     red.typed_move("g4g5");
     until(&mut [&mut *red, &mut *blue], "the third move", |c| {
         c.iter().all(|c| c.app.game.len() == 3)
@@ -192,11 +192,15 @@ fn two_clients_play_each_other_through_the_server() {
     until(&mut [&mut *red, &mut *blue], "the resignation", |c| {
         c.iter().all(|c| c.app.result_text().is_some())
     });
+    // Each player hears first whether they won, then who did what.
     assert_eq!(
         red.app.result_text().as_deref(),
-        Some("Blue wins (resignation)")
+        Some("You lost: Red resigned — Blue wins")
     );
-    assert_eq!(red.app.result_text(), blue.app.result_text());
+    assert_eq!(
+        blue.app.result_text().as_deref(),
+        Some("You won: Red resigned — Blue wins")
+    );
     assert!(!red.app.can_move() && !blue.app.can_move());
 }
 
@@ -293,7 +297,9 @@ fn the_binary_plays_a_hotseat_game_on_the_server_and_resigns() {
     pty.keys(&["!"]);
     pty.wait_for("Press ! again");
     pty.keys(&["!"]);
-    pty.wait_for("wins (resignation)");
+    pty.wait("the resignation", |s| {
+        s.contains("resigned — ") && s.contains(" wins")
+    });
     pty.keys(&["q"]);
     pty.assert_exited_cleanly();
 }
@@ -450,4 +456,75 @@ fn the_clocks_keep_the_servers_final_times_once_a_game_ends() {
         (at_end - final_ms).abs() < 500,
         "the screen shows {at_end} ms, the server {final_ms} ms"
     );
+}
+
+#[test]
+fn another_program_at_the_address_is_said_in_one_line_without_its_page() {
+    // What `python3 -m http.server` answers to the guest session's POST.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for s in listener.incoming().take(3) {
+            let Ok(mut s) = s else { continue };
+            let mut buf = [0u8; 4096];
+            let _ = s.read(&mut buf);
+            let _ = s.write_all(
+                b"HTTP/1.0 501 Unsupported method ('POST')\r\nContent-Type: text/html\r\n\r\n\
+                  <!DOCTYPE HTML>\n<html lang=\"en\">\n<head><title>Error response</title></head>\n\
+                  <body><h1>Error response</h1><p>Error code: 501</p></body></html>\n",
+            );
+        }
+    });
+    for (lang, said) in [
+        (
+            "zh-Hans",
+            format!("错误：{url} 上不是斗兽棋服务器（HTTP 501）"),
+        ),
+        (
+            "en",
+            format!("error: {url} is not a Jungle server (HTTP 501)"),
+        ),
+    ] {
+        let out = std::process::Command::new(play_support::BIN)
+            .args(["play", "--server", &url, "--lang", lang])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err, format!("{said}\n"), "{lang}");
+    }
+}
+
+#[test]
+fn n_after_the_opponent_left_looks_for_a_new_opponent_on_the_server() {
+    let server = ServerProcess::start("gone");
+    let mut a = Client::connect(&server.url);
+    let mut b = Client::connect(&server.url);
+    until(&mut [&mut a, &mut b], "the game", |c| {
+        c.iter().all(|c| c.app.online.game_id.is_some())
+    });
+    let id = a.app.online.game_id.clone().unwrap();
+    // B leaves the game on purpose (逃跑), and its program ends.
+    b.conn.send(send::about("leave", &id));
+    until(&mut [&mut a, &mut b], "the end", |c| {
+        c.iter().all(|c| c.app.finished())
+    });
+    drop(b);
+    assert!(a.app.opponent_gone());
+    // A's n looks for a new opponent instead of asking the one gone for a rematch.
+    a.keys("n");
+    assert_eq!(
+        a.app.status.as_ref().map(|s| s.text.as_str()),
+        Some("Your opponent has left: looking for a new one")
+    );
+    until(&mut [&mut a], "the new seek", |c| c[0].app.online.waiting);
+    assert!(a.app.online.game_id.is_none());
+    // A newcomer is paired with it.
+    let mut c = Client::connect(&server.url);
+    until(&mut [&mut a, &mut c], "the new game", |cs| {
+        cs.iter().all(|c| c.app.online.game_id.is_some())
+    });
+    assert_ne!(a.app.online.game_id.as_ref(), Some(&id));
+    assert_eq!(a.app.online.game_id, c.app.online.game_id);
 }

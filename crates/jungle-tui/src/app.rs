@@ -255,6 +255,12 @@ pub struct OnlineState {
     /// The game ended while the database did not take its result: its changes follow in a
     /// `changes` message (see [`App::changes_lines`]).
     pub changes_pending: bool,
+    /// Of a finished game: whether the server still takes a rematch (as its state last said;
+    /// `None` where it did not say).
+    pub rematch_open: Option<bool>,
+    /// This client asked for a rematch of the finished game shown (between people): `n` again
+    /// looks for a new opponent instead.
+    pub rematch_asked: bool,
 }
 
 /// The whole client state.
@@ -484,7 +490,10 @@ impl App {
             .filter(|m| !m.is_pass())
     }
 
-    /// The result line (winner and reason), once the game is over.
+    /// The result line, once the game is over: who lost how and who wins where the loser did
+    /// it ("Red resigned — Blue wins", "蓝方断线未归，红方胜"), an agreed draw as such, else the
+    /// winner and the reason ("Red wins (entered the den)"); for a player at this keyboard against
+    /// someone else, whether they won or lost first ("你赢了：…").
     pub fn result_text(&self) -> Option<String> {
         if self
             .online
@@ -495,24 +504,57 @@ impl App {
             // No result at all, and no draw: the title says it ("Game aborted").
             return Some(aborted_text(self.lang).to_string());
         }
-        let (winner, reason) = if let Some(r) = &self.online.result {
-            (r.winner.map(Side::color), reason_text(self.lang, &r.reason))
+        let lang = self.lang;
+        let (winner, said) = if let Some(r) = &self.online.result {
+            let winner = r.winner.map(Side::color);
+            // Reasons whose subject is the loser.
+            let lost = match r.reason.as_str() {
+                "resign" => Some(Msg::ResultResigned),
+                "left" => Some(Msg::ResultLeft),
+                "disconnect" => Some(Msg::ResultDisconnected),
+                "time" => Some(Msg::ResultTime),
+                "timeouts" => Some(Msg::ResultTimeouts),
+                _ => None,
+            };
+            let said = match (winner, lost) {
+                (Some(w), Some(m)) => {
+                    let what = m.fill(lang, &[("side", &color_name(lang, !w))]);
+                    let wins = Msg::Wins.fill(lang, &[("side", &color_name(lang, w))]);
+                    Msg::ResultThen.fill(lang, &[("what", &what), ("result", &wins)])
+                }
+                (None, _) if r.reason == "agreed" => self.t(Msg::ResultAgreed).to_string(),
+                _ => self.winner_and_reason(winner, reason_text(lang, &r.reason)),
+            };
+            (winner, said)
         } else {
             let o = self.game.outcome()?;
-            (o.winner, termination_text(self.lang, o.termination))
+            let reason = termination_text(lang, o.termination);
+            (o.winner, self.winner_and_reason(o.winner, reason))
         };
+        let me = match (self.opponent, self.online.you) {
+            (Opponent::Engine { human, .. }, _) => Some(human),
+            (Opponent::Online, Some(Seat::Red)) => Some(Color::Red),
+            (Opponent::Online, Some(Seat::Blue)) => Some(Color::Blue),
+            _ => None,
+        };
+        Some(match (me, winner) {
+            (Some(me), Some(w)) if me == w => Msg::YouWon.fill(lang, &[("result", &said)]),
+            (Some(_), Some(_)) => Msg::YouLost.fill(lang, &[("result", &said)]),
+            _ => said,
+        })
+    }
+
+    /// "Red wins (reason)" or "Draw (reason)".
+    fn winner_and_reason(&self, winner: Option<Color>, reason: &str) -> String {
         let head = match winner {
-            Some(c) => {
-                let side = color_name(self.lang, c);
-                Msg::Wins.fill(self.lang, &[("side", &side)])
-            }
+            Some(c) => Msg::Wins.fill(self.lang, &[("side", &color_name(self.lang, c))]),
             None => self.t(Msg::Draw).to_string(),
         };
-        Some(self.lang.aside(&head, reason))
+        self.lang.aside(&head, reason)
     }
 
     /// What the finished online game changed for this client's player, one line for each of
-    /// their score, level, coins and rating that changed (e.g. `Score: 10 → 12 (+2)`), or that
+    /// their score, level, coins and rating that changed (e.g. `Score: 10 -> 12 (+2)`), or that
     /// it will be said once the result is stored; nothing for spectators, at one keyboard, or
     /// where nothing changed (a casual game, one too short to count).
     pub fn changes_lines(&self) -> Vec<String> {
@@ -544,7 +586,8 @@ impl App {
             .filter(|(_, before, after)| before != after)
             .map(|&(label, before, after)| {
                 let text = self.lang.aside(
-                    &format!("{before} → {after}"),
+                    // ASCII: `→` is East-Asian-ambiguous, two columns in many CJK terminals.
+                    &format!("{before} -> {after}"),
                     format!("{:+}", after - before),
                 );
                 Msg::Labelled.fill(self.lang, &[("label", &self.t(label)), ("text", &text)])
@@ -553,7 +596,7 @@ impl App {
     }
 
     /// The label of a seat's player, e.g. `You`, `Computer (level 3)`, a server name (whether
-    /// the player is away is said apart: [`App::seat_disconnected`]).
+    /// the player is away is said apart: [`App::seat_disconnected`]); none at one keyboard.
     pub fn player_label(&self, c: Color) -> String {
         match self.opponent {
             Opponent::Engine { level, human } => {
@@ -563,7 +606,8 @@ impl App {
                     Msg::AiName.fill(self.lang, &[("level", &level)])
                 }
             }
-            Opponent::Hotseat => self.t(Msg::Friend).to_string(),
+            // Two people at one keyboard: each is the side they play, said already.
+            Opponent::Hotseat => String::new(),
             Opponent::Online => {
                 // The server names AI seats in English; ours says it in the display language.
                 let mut s = match self.online.ai_levels[c.index()] {
@@ -583,10 +627,13 @@ impl App {
     /// Whether the player of `c` is away from an online game: the server says its seat is not
     /// connected, or it is this client's own seat while this client's connection is down (the
     /// server then counts it as away too, and runs its clock on while it is to move; the clocks
-    /// shown here stop). The panel says so beside the player's clock.
+    /// shown here stop). The panel says so beside the player's clock. Never once the game is
+    /// over: whoever is connected then changes nothing (a finished game's stored state says
+    /// both players are away).
     pub fn seat_disconnected(&self, c: Color) -> bool {
         self.opponent == Opponent::Online
             && self.online.game_id.is_some()
+            && !self.finished()
             && (!self.online.presence[c.index()]
                 || (self.online.disconnected.is_some()
                     && self.online.you.is_some_and(|y| y.plays(c))))
@@ -654,6 +701,23 @@ impl App {
         self.error(self.t(m).to_string());
     }
 
+    /// "The game is over" with the keys that do something then: n is a new game offline, a
+    /// rematch online, and nothing to a spectator.
+    fn game_over_msg(&self) -> Msg {
+        if self.spectating() {
+            Msg::GameOverWatching
+        } else if self.opponent == Opponent::Online {
+            Msg::GameOverOnline
+        } else {
+            Msg::GameOver
+        }
+    }
+
+    /// Whether the status line shows `m`.
+    fn status_is(&self, m: Msg) -> bool {
+        self.status.as_ref().is_some_and(|s| s.text == self.t(m))
+    }
+
     /// Clears the status line when it shows `m` (a question no longer asked).
     fn clear_status_if(&mut self, m: Msg) {
         if self.status.as_ref().is_some_and(|s| s.text == self.t(m)) {
@@ -668,16 +732,37 @@ impl App {
             && self.online.you.is_none()
     }
 
-    /// The keys line for this client: a spectator's lists only the keys a spectator can use
-    /// (no moves, draws, resignation, takebacks or rematches).
-    pub fn keys_msg(&self) -> Msg {
+    /// The keys line for this client, its entries apart by two spaces: only the keys that do
+    /// something now. A spectator's lists the keys a spectator can use (no moves, draws,
+    /// resignation, takebacks or rematches); online, a live game's its moves, draw and
+    /// resignation (and takebacks where the server takes them back: against its AI, at one
+    /// keyboard), a finished one's looking back, analysis, the rematch and saving, and a seek
+    /// waiting for an opponent only help and quit.
+    pub fn keys_text(&self) -> String {
         if self.spectating() {
-            Msg::KeysWatch
-        } else if self.opponent == Opponent::Online {
-            Msg::KeysOnline
-        } else {
-            Msg::KeysHelp
+            return self.t(Msg::KeysWatch).to_string();
         }
+        if self.opponent != Opponent::Online {
+            return self.t(Msg::KeysHelp).to_string();
+        }
+        let mut keys = vec![Msg::KeyHelp, Msg::KeyQuit];
+        if self.online.game_id.is_none() {
+            // Connecting, or waiting for an opponent.
+        } else if self.finished() {
+            keys.extend([
+                Msg::KeyReview,
+                Msg::KeyAnalyse,
+                Msg::KeyRematch,
+                Msg::KeySave,
+            ]);
+        } else {
+            keys.extend([Msg::KeyMove, Msg::KeyDraw, Msg::KeyResign]);
+            if !self.people_game() {
+                keys.push(Msg::KeyTakeback);
+            }
+        }
+        let keys: Vec<&str> = keys.into_iter().map(|m| self.t(m)).collect();
+        keys.join("  ")
     }
 
     /// Whether leaving now would lose a game: a live online game in which this client has a
@@ -937,7 +1022,8 @@ impl App {
 
     fn pick(&mut self, now: Instant) -> Vec<Command> {
         if !self.can_move() {
-            self.explain_cannot_move();
+            // With an animal picked, this was a move.
+            self.explain_cannot_move(self.selected.is_some());
             return Vec::new();
         }
         let pos = *self.game.position();
@@ -977,11 +1063,19 @@ impl App {
         Vec::new()
     }
 
-    fn explain_cannot_move(&mut self) {
+    /// Why the person at the keyboard cannot move now (`moving`: a move was made, not only an
+    /// animal picked).
+    fn explain_cannot_move(&mut self, moving: bool) {
         if self.finished() {
-            self.error_msg(Msg::GameOver);
+            self.error_msg(self.game_over_msg());
         } else if self.online.disconnected.is_some() {
-            self.error_msg(Msg::Disconnected);
+            // A move is said not sent, even where "Disconnected" is on the status line already:
+            // it would otherwise look taken, and it will not be sent once the link is back.
+            self.error_msg(if moving {
+                Msg::NotSentDisconnected
+            } else {
+                Msg::Disconnected
+            });
         } else if self.spectating() {
             self.info(Msg::Spectating);
         } else if self.opponent == Opponent::Online && self.online.game_id.is_none() {
@@ -997,7 +1091,7 @@ impl App {
             return Vec::new();
         }
         if !self.can_move() {
-            self.explain_cannot_move();
+            self.explain_cannot_move(true);
             return Vec::new();
         }
         let mt: MoveText = match text.parse() {
@@ -1005,7 +1099,7 @@ impl App {
             Err(_) => {
                 self.error(
                     self.lang
-                        .detail(self.t(Msg::CannotReadMove), self.lang.quote(text)),
+                        .detail(self.t(Msg::CannotReadMove), self.lang.screen_quote(text)),
                 );
                 return Vec::new();
             }
@@ -1022,13 +1116,13 @@ impl App {
                 }
                 Some(why) => {
                     let why = illegal_text(self.lang, &why);
-                    self.error(self.illegal(self.lang.detail(&self.lang.quote(text), why)));
+                    self.error(self.illegal(self.lang.detail(&self.lang.screen_quote(text), why)));
                     Vec::new()
                 }
             },
             Err(e) => {
                 let why = illegal_text(self.lang, &e.why);
-                self.error(self.illegal(self.lang.detail(&self.lang.quote(text), why)));
+                self.error(self.illegal(self.lang.detail(&self.lang.screen_quote(text), why)));
                 Vec::new()
             }
         }
@@ -1107,7 +1201,7 @@ impl App {
             return Vec::new();
         }
         if self.game.outcome().is_some() {
-            self.error_msg(Msg::GameOver);
+            self.error_msg(self.game_over_msg());
             return Vec::new();
         }
         if !self.can_move() {
@@ -1142,7 +1236,7 @@ impl App {
             return Vec::new();
         }
         if !self.may_analyse_shown() {
-            self.error_msg(Msg::GameOver);
+            self.error_msg(self.game_over_msg());
             return Vec::new();
         }
         if self.thinking.is_some() {
@@ -1358,7 +1452,23 @@ impl App {
                 self.error_msg(Msg::GameStillOn);
                 return Vec::new();
             }
-            self.info(Msg::RematchSent);
+            // A rematch waits for an opponent who is gone (or for a game the server no longer
+            // keeps) for ever: a new opponent is looked for instead.
+            if self.opponent_gone() {
+                return self.seek_new_opponent(Msg::OpponentLeftNewSeek);
+            }
+            if self.people_game() && self.online.rematch_open == Some(false) {
+                return self.seek_new_opponent(Msg::RematchClosedNewSeek);
+            }
+            if self.people_game() && self.online.rematch_asked {
+                return self.seek_new_opponent(Msg::NoRematchNewSeek);
+            }
+            if self.people_game() {
+                self.online.rematch_asked = true;
+                self.info(Msg::RematchAsked);
+            } else {
+                self.info(Msg::RematchSent);
+            }
             return vec![Command::Send(send::about("rematch", &id))];
         }
         let mut out = self.stop_search();
@@ -1368,6 +1478,66 @@ impl App {
         self.reset_cursor();
         self.info(Msg::NewGame);
         out.extend(self.maybe_think(now));
+        out
+    }
+
+    /// Whether the shown online game is this client's against a person elsewhere (one seat,
+    /// no AI in the other).
+    pub fn people_game(&self) -> bool {
+        self.opponent == Opponent::Online
+            && matches!(self.online.you, Some(Seat::Red | Seat::Blue))
+            && self.online.ai_levels.iter().all(Option::is_none)
+    }
+
+    /// The colour of this client's opponent in a game against a person elsewhere.
+    fn opponent_color(&self) -> Option<Color> {
+        match self.online.you {
+            Some(Seat::Red) if self.people_game() => Some(Color::Blue),
+            Some(Seat::Blue) if self.people_game() => Some(Color::Red),
+            _ => None,
+        }
+    }
+
+    /// Whether the opponent of this client's finished game against a person has gone: away
+    /// when it ended (the server says no more presence of a finished game), or it lost by
+    /// leaving or by not coming back.
+    pub fn opponent_gone(&self) -> bool {
+        let (Some(them), Some(r)) = (self.opponent_color(), &self.online.result) else {
+            return false;
+        };
+        let lost_by_going = matches!(r.reason.as_str(), "left" | "disconnect")
+            && r.winner.map(Side::color) == Some(!them);
+        !self.online.presence[them.index()] || lost_by_going
+    }
+
+    /// Leaves the finished game shown for a new seek (`quick`, with the time control of this
+    /// client's seek, else of that game), saying `why`.
+    fn seek_new_opponent(&mut self, why: Msg) -> Vec<Command> {
+        let tc = self.seek_tc().or(self.online.tc).unwrap_or(TimeControl {
+            clock_s: 600,
+            inc_s: 0,
+            move_s: 60,
+        });
+        let first = send::quick(tc);
+        // After a reconnect, the seek is made again rather than the old game watched.
+        self.online_start = Some(first.clone());
+        let mut out = self.stop_search();
+        self.online = OnlineState {
+            welcomed: self.online.welcomed,
+            name: self.online.name.take(),
+            guest: self.online.guest,
+            lobby: self.online.lobby,
+            disconnected: self.online.disconnected.take(),
+            ..OnlineState::default()
+        };
+        self.start = Position::start(Rules::STANDARD);
+        self.game = Game::from_position(self.start);
+        self.review = None;
+        self.analysis = None;
+        self.hint = None;
+        self.selected = None;
+        self.info(why);
+        out.push(Command::Send(first));
         out
     }
 
@@ -1465,7 +1635,17 @@ impl App {
             Ok(()) => self.info_text(Msg::Saved.fill(self.lang, &[("path", &path)])),
             Err(e) => {
                 let head = Msg::CannotSave.fill(self.lang, &[("path", &path)]);
-                self.error(self.lang.detail(&head, io_error_text(self.lang, &e)))
+                // Not found, when writing: the folder it would go in is not there.
+                let folder = std::path::Path::new(path)
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty());
+                let why = match folder {
+                    Some(f) if e.kind() == std::io::ErrorKind::NotFound && !f.is_dir() => {
+                        self.t(Msg::FolderNotFound).to_string()
+                    }
+                    _ => io_error_text(self.lang, &e),
+                };
+                self.error(self.lang.detail(&head, why))
             }
         }
     }
@@ -1481,7 +1661,10 @@ impl App {
             Ok(t) => t,
             Err(e) => return fail(self, io_error_text(self.lang, &e)),
         };
+        // An empty file is no game (the reader would take it for a new one).
+        let blank = text.chars().all(|c| c.is_whitespace() || c == '\u{feff}');
         let game = match text.parse::<GameRecord>() {
+            _ if blank => Err(RecordProblem::Empty),
             Err(e) => Err(RecordProblem::Syntax(e)),
             Ok(rec) => rec.to_game().map_err(RecordProblem::Replay),
         };
@@ -1527,7 +1710,15 @@ impl App {
             }
             ServerMsg::SeekCreated { .. } | ServerMsg::ChallengeCreated { .. } => {
                 self.online.waiting = true;
-                self.info_text(self.waiting_text());
+                // Why a new opponent is looked for stays said (the panel says the waiting).
+                let why = [
+                    Msg::OpponentLeftNewSeek,
+                    Msg::RematchClosedNewSeek,
+                    Msg::NoRematchNewSeek,
+                ];
+                if !why.iter().any(|&m| self.status_is(m)) {
+                    self.info_text(self.waiting_text());
+                }
                 // While it waits, the other seeks show why none was taken (another time
                 // control) and what to start with to play one.
                 if !self.online.lobby {
@@ -1604,7 +1795,18 @@ impl App {
                 }
             }
             ServerMsg::Presence { game, red, blue } if is_ours(self, &game) => {
+                let before = self.online.presence;
                 self.online.presence = [red, blue];
+                // The player is told when their opponent goes away during the game and when
+                // they come back (the server's state gives no reconnect deadline to count).
+                if let Some(them) = self.opponent_color().filter(|_| !self.finished()) {
+                    let (was, is) = (before[them.index()], self.online.presence[them.index()]);
+                    if was && !is {
+                        self.info(Msg::OpponentAway);
+                    } else if !was && is {
+                        self.info(Msg::OpponentBack);
+                    }
+                }
             }
             ServerMsg::Ended {
                 game,
@@ -1672,6 +1874,17 @@ impl App {
                     let code = w.get("code")?.as_str()?;
                     why_text(self.lang, code, &params)
                 });
+                // A rematch the server will not start (the opponent is away, or the game is no
+                // longer kept): a new opponent is looked for instead of waiting.
+                if re.as_deref() == Some("rematch") && self.people_game() && self.finished() {
+                    match code.as_str() {
+                        "opponent_offline" => {
+                            return self.seek_new_opponent(Msg::OpponentLeftNewSeek)
+                        }
+                        "not_found" => return self.seek_new_opponent(Msg::RematchClosedNewSeek),
+                        _ => {}
+                    }
+                }
                 match why {
                     Some(why) if code == "illegal_move" => self.error(self.illegal(why)),
                     _ => self.error(server_error_text(self.lang, &code, &message)),
@@ -1739,10 +1952,12 @@ impl App {
             .is_some_and(|c| c.red.is_some() || c.blue.is_some());
         self.online.changes_pending &= !new_game && !told && st.status != "live";
         self.online.changes = st.changes;
+        self.online.rematch_open = st.rematch_open.filter(|_| st.status != "live");
         self.online.waiting = false;
         self.online.seeks.clear();
         self.selected = None;
         if new_game {
+            self.online.rematch_asked = false;
             self.flipped = self.online.you == Some(Seat::Blue);
             self.reset_cursor();
             self.status = None;

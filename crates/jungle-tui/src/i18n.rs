@@ -112,6 +112,16 @@ impl Lang {
         }
     }
 
+    /// Something the player typed or a file holds, quoted for the screen: as [`Lang::quote`], but
+    /// with 「」 in both Chinese scripts, since “” are East-Asian-ambiguous (two columns wide in
+    /// many CJK terminals, which would shift what follows them on the row).
+    pub fn screen_quote(self, typed: &str) -> String {
+        match self {
+            Lang::En => format!("`{typed}`"),
+            Lang::ZhHans | Lang::ZhHant => format!("「{typed}」"),
+        }
+    }
+
     /// `head` with `aside` in parentheses, the way this language writes them (`Red wins (entered
     /// the den)` / `红方胜（攻入兽穴）`).
     pub fn aside(self, head: &str, aside: impl fmt::Display) -> String {
@@ -142,10 +152,20 @@ impl std::error::Error for ParseLangError {}
 impl FromStr for Lang {
     type Err = ParseLangError;
     fn from_str(s: &str) -> Result<Lang, ParseLangError> {
-        match s.to_ascii_lowercase().replace('_', "-").as_str() {
+        let l = s.to_ascii_lowercase().replace('_', "-");
+        match l.as_str() {
             "en" => Ok(Lang::En),
-            "zh-hans" | "zh-cn" | "zh" => Ok(Lang::ZhHans),
-            "zh-hant" | "zh-tw" | "zh-hk" => Ok(Lang::ZhHant),
+            // Any English (en-US, en-GB, …), as zh-CN is read as Simplified Chinese.
+            _ if l.strip_prefix("en-").is_some_and(|r| {
+                !r.is_empty() && r.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            }) =>
+            {
+                Ok(Lang::En)
+            }
+            "zh-hans" | "zh-cn" | "zh-sg" | "zh" => Ok(Lang::ZhHans),
+            "zh-hant" | "zh-tw" | "zh-hk" | "zh-mo" => Ok(Lang::ZhHant),
+            _ if l.starts_with("zh-hans-") => Ok(Lang::ZhHans),
+            _ if l.starts_with("zh-hant-") => Ok(Lang::ZhHant),
             _ => Err(ParseLangError(s.to_string())),
         }
     }
@@ -189,10 +209,11 @@ messages! {
     You => "tui_you";
     AiName => "ai_name": "level";
     GuestName => "guest_name": "n";
-    Friend => "tui_friend";
     Thinking => "thinking";
     NotYourTurn => "not_your_turn";
     GameOver => "tui_game_over";
+    GameOverOnline => "tui_game_over_online";
+    GameOverWatching => "tui_game_over_watching";
     ChooseOwnAnimal => "tui_choose_own_animal";
     AnimalCannotMove => "tui_animal_cannot_move";
     IllegalMove => "err_illegal_move": "msg";
@@ -210,6 +231,8 @@ messages! {
     CannotOpen => "tui_cannot_open": "path";
     LoadOnlyOffline => "tui_load_only_offline";
     FileNotFound => "tui_file_not_found";
+    FolderNotFound => "tui_folder_not_found";
+    NotSentDisconnected => "tui_not_sent_disconnected";
     FileNoPermission => "tui_file_no_permission";
     FileIsFolder => "tui_file_is_folder";
     FileNotText => "tui_file_not_text";
@@ -220,7 +243,6 @@ messages! {
     RecordBoardResult => "tui_record_board_result": "outcome", "ply", "result";
     MoveLabel => "type_move";
     KeysHelp => "tui_keys_help";
-    KeysOnline => "tui_keys_online";
     HelpTitle => "tui_help_title";
     HelpBody => "tui_help_body";
     HelpScroll => "tui_help_scroll": "first", "last", "total";
@@ -280,6 +302,33 @@ messages! {
     Coins => "coins";
     Rating => "rating";
     Labelled => "labelled": "label", "text";
+    OpponentLeftNewSeek => "tui_opponent_left_new_seek";
+    RematchClosedNewSeek => "tui_rematch_closed_new_seek";
+    NoRematchNewSeek => "tui_no_rematch_new_seek";
+    RematchAsked => "tui_rematch_asked";
+    ReviewShort => "tui_review_short";
+    OnlineWatching => "tui_online_watching";
+    ResultResigned => "tui_result_resigned": "side";
+    ResultLeft => "tui_result_left": "side";
+    ResultDisconnected => "tui_result_disconnected": "side";
+    ResultTime => "tui_result_time": "side";
+    ResultTimeouts => "tui_result_timeouts": "side";
+    ResultThen => "tui_result_then": "result", "what";
+    ResultAgreed => "tui_result_agreed";
+    YouWon => "tui_you_won": "result";
+    YouLost => "tui_you_lost": "result";
+    OpponentAway => "tui_opponent_away";
+    OpponentBack => "tui_opponent_back";
+    KeyHelp => "tui_key_help";
+    KeyQuit => "tui_key_quit";
+    KeyMove => "tui_key_move";
+    KeyDraw => "tui_key_draw";
+    KeyResign => "tui_key_resign";
+    KeyTakeback => "tui_key_takeback";
+    KeyRematch => "tui_key_rematch";
+    KeyReview => "tui_key_review";
+    KeyAnalyse => "tui_key_analyse";
+    KeySave => "tui_key_save";
 }
 
 impl Msg {
@@ -393,9 +442,10 @@ pub fn with_detail(lang: Lang, text: &str, detail: &str) -> String {
 /// line in the player's language — a bad address and why, a connection that failed (with why
 /// where the system says something common: refused, timed out, cut off, no route, unknown host),
 /// a refused sign-in ("sign-in refused (401): " and the catalogue's text of its code,
-/// [`server_error_text`], e.g. "登录被拒绝（401）：用户名或密码不对。"), or an unexpected answer —
-/// and, apart, the system's or the library's own detail, as it said it (in English, whatever the
-/// language), where there is one.
+/// [`server_error_text`], e.g. "登录被拒绝（401）：用户名或密码不对。"; a refused guest session
+/// said as such), another program than a Jungle server at the address (its answer not
+/// repeated), or an unexpected answer — and, apart, the system's or the library's own detail,
+/// as it said it (in English, whatever the language), where there is one.
 pub fn net_error_parts(
     lang: Lang,
     server: &str,
@@ -429,9 +479,15 @@ pub fn net_error_parts(
             status,
             code,
             message,
+            guest,
         } => {
+            let key = if *guest {
+                "tui_guest_refused"
+            } else {
+                "tui_sign_in_refused"
+            };
             let text = fill(
-                entry(lang, "tui_sign_in_refused"),
+                entry(lang, key),
                 &[
                     ("status", status),
                     ("msg", &server_error_text(lang, code, message)),
@@ -442,6 +498,13 @@ pub fn net_error_parts(
         NetError::Protocol(why) => (
             fill(entry(lang, "tui_net_answer"), &[("server", &server)]),
             Some(why.clone()),
+        ),
+        NetError::NotJungle { status } => (
+            fill(
+                entry(lang, "tui_not_jungle"),
+                &[("server", &server), ("status", status)],
+            ),
+            None,
         ),
     }
 }
@@ -513,17 +576,19 @@ pub fn io_error_text(lang: Lang, e: &std::io::Error) -> String {
     m.text(lang).to_string()
 }
 
-/// Why a game record could not be read or replayed, for people: where its text is wrong (the
-/// fault itself in the rules library's English), which move is not allowed and why, or what is
-/// wrong with its start position.
+/// Why a game record could not be read or replayed, for people: where its text is wrong and
+/// what (from its kind, [`jungle::ParseRecordErrorKind`]: never the rules library's English in a
+/// Chinese sentence), that it is empty, which move is not allowed and why, or what is wrong with
+/// its start position, rules or result.
 pub fn record_error_text(lang: Lang, e: &RecordProblem) -> String {
     match e {
+        RecordProblem::Empty => entry(lang, "tui_record_empty").to_string(),
         RecordProblem::Syntax(e) => Msg::RecordSyntax.fill(
             lang,
             &[
                 ("line", &e.line),
                 ("column", &e.column),
-                ("msg", &e.message),
+                ("msg", &record_syntax_text(lang, &e.kind)),
             ],
         ),
         RecordProblem::Replay(jungle::RecordError::Move {
@@ -539,9 +604,12 @@ pub fn record_error_text(lang: Lang, e: &RecordProblem) -> String {
         RecordProblem::Replay(jungle::RecordError::Fen(e)) => {
             lang.detail("[FEN]", invalid_jfen_text(lang, e))
         }
-        RecordProblem::Replay(jungle::RecordError::Variant(e)) => lang.detail(
-            "[Variant]",
-            lang.detail(&lang.quote(&e.item), entry(lang, "cli_play_expect_rules")),
+        RecordProblem::Replay(jungle::RecordError::Variant(e)) => fill(
+            entry(lang, "tui_record_variant"),
+            &[(
+                "msg",
+                &rules_error_text(lang, e, &lang.screen_quote(&e.item), false),
+            )],
         ),
         RecordProblem::Replay(jungle::RecordError::InvalidResult { value }) => {
             Msg::RecordInvalidResult.fill(lang, &[("value", value)])
@@ -564,10 +632,90 @@ pub fn record_error_text(lang: Lang, e: &RecordProblem) -> String {
     }
 }
 
+/// What is wrong with a game record's text, for people (after "line 3, column 5: ").
+fn record_syntax_text(lang: Lang, kind: &jungle::ParseRecordErrorKind) -> String {
+    use jungle::ParseRecordErrorKind as K;
+    let say =
+        |key: &'static str, params: &[(&str, &dyn fmt::Display)]| fill(entry(lang, key), params);
+    match kind {
+        K::TagAfterMoves => say("tui_record_tag_after_moves", &[]),
+        K::NoTagName => say("tui_record_no_tag_name", &[]),
+        K::TagValueNotOpened { tag } => say("tui_record_tag_value_not_opened", &[("tag", tag)]),
+        K::TagValueNotClosed { tag } => say("tui_record_tag_value_not_closed", &[("tag", tag)]),
+        K::TagValuePastLineEnd { tag } => {
+            say("tui_record_tag_value_past_line_end", &[("tag", tag)])
+        }
+        K::TagNotClosed { tag } => say("tui_record_tag_not_closed", &[("tag", tag)]),
+        K::ResultTagNotAResult { value } => {
+            Msg::RecordInvalidResult.fill(lang, &[("value", value)])
+        }
+        K::ResultTagsDisagree {
+            value,
+            first,
+            line,
+            column,
+        } => say(
+            "tui_record_result_tags",
+            &[
+                ("value", value),
+                ("first", first),
+                ("line", line),
+                ("column", column),
+            ],
+        ),
+        K::CommentNotClosed => say("tui_record_comment_not_closed", &[]),
+        K::AfterResult { token } => say("tui_record_after_result", &[("token", token)]),
+        K::ResultDisagreesWithTag {
+            result,
+            tag,
+            line,
+            column,
+        } => say(
+            "tui_record_result_token",
+            &[
+                ("result", result),
+                ("tag", tag),
+                ("line", line),
+                ("column", column),
+            ],
+        ),
+        K::BadMove(e) => say("tui_record_bad_move", &[("mv", &e.text)]),
+    }
+}
+
+/// Why a rule set (`--rules`, a record's `[Variant]`) was refused, for people, naming the
+/// deviation at fault (RULES §9) as `item` (already quoted the way its place quotes): unknown
+/// (with the known ones where `with_list`), empty, or a `draw_plies=` without a number.
+pub fn rules_error_text(
+    lang: Lang,
+    e: &jungle::ParseRulesError,
+    item: &str,
+    with_list: bool,
+) -> String {
+    let lower = e.item.to_ascii_lowercase();
+    if e.item.is_empty() {
+        return entry(lang, "tui_rules_empty").to_string();
+    }
+    if lower.starts_with("draw_plies=") {
+        return fill(entry(lang, "tui_rules_draw_plies"), &[("item", &item)]);
+    }
+    let unknown = fill(entry(lang, "tui_rules_unknown"), &[("item", &item)]);
+    if !with_list {
+        return unknown;
+    }
+    let sep = if lang.is_chinese() { "、" } else { ", " };
+    let list = jungle::Rules::DEVIATIONS.join(sep);
+    let known = fill(entry(lang, "tui_rules_known"), &[("list", &list)]);
+    let semi = if lang.is_chinese() { "；" } else { "; " };
+    format!("{unknown}{semi}{known}")
+}
+
 /// A game record that could not be read ([`jungle::ParseRecordError`]) or replayed
-/// ([`jungle::RecordError`]).
+/// ([`jungle::RecordError`]), or a file with nothing in it.
 #[derive(Debug)]
 pub enum RecordProblem {
+    /// The file holds no record at all (nothing but white space): not a new game.
+    Empty,
     /// Its text is not a game record.
     Syntax(jungle::ParseRecordError),
     /// Its start position or a move is not allowed.
@@ -690,6 +838,15 @@ mod tests {
         assert_eq!("en".parse::<Lang>(), Ok(Lang::En));
         let e = "fr".parse::<Lang>().unwrap_err();
         assert!(e.to_string().contains("`fr`"));
+        // Any English, as any Chinese of a region.
+        for en in ["en-US", "en_GB", "EN-au", "en-001"] {
+            assert_eq!(en.parse::<Lang>(), Ok(Lang::En), "{en}");
+        }
+        assert_eq!("zh-SG".parse::<Lang>(), Ok(Lang::ZhHans));
+        assert_eq!("zh-Hant-TW".parse::<Lang>(), Ok(Lang::ZhHant));
+        for bad in ["en-", "eng", "english", "en-US.UTF-8"] {
+            assert!(bad.parse::<Lang>().is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -748,6 +905,10 @@ mod tests {
         for key in [
             "tui_net_url",
             "tui_sign_in_refused",
+            "tui_guest_refused",
+            "tui_needs_terminal",
+            "tui_terminal_failed",
+            "tui_not_jungle",
             "tui_net_failed",
             "tui_net_answer",
             "tui_net_why_refused",
@@ -778,7 +939,6 @@ mod tests {
             Msg::Online,
             Msg::Hotseat,
             Msg::You,
-            Msg::Friend,
             Msg::SeatDisconnected,
             Msg::Moves,
             Msg::Evaluation,
@@ -908,8 +1068,31 @@ mod tests {
             status: 401,
             code: "bad_login".into(),
             message: "wrong".into(),
+            guest: false,
         };
         assert_eq!(net_error_parts(Lang::En, server, &refused_login).1, None);
+        // A refused guest session is not a refused sign-in.
+        let refused_guest = NetError::Refused {
+            status: 429,
+            code: "rate_limited".into(),
+            message: "slow down".into(),
+            guest: true,
+        };
+        assert_eq!(
+            net_error_text(Lang::ZhHans, server, &refused_guest),
+            "服务器没有让游客进入（429）：操作太快了，请稍等。"
+        );
+        assert!(!net_error_text(Lang::ZhHans, server, &refused_guest).contains("登录"));
+        // Another program at the address: said so, nothing of its answer repeated.
+        let other = NetError::NotJungle { status: 501 };
+        assert_eq!(
+            net_error_text(Lang::ZhHans, server, &other),
+            "http://127.0.0.1:1 上不是斗兽棋服务器（HTTP 501）"
+        );
+        assert_eq!(
+            net_error_text(Lang::En, server, &other),
+            "http://127.0.0.1:1 is not a Jungle server (HTTP 501)"
+        );
     }
 
     #[test]
@@ -1041,7 +1224,7 @@ mod tests {
         });
         assert_eq!(
             record_error_text(Lang::ZhHans, &e),
-            "棋谱的结果“2-0”不是对局结果（应为 1-0、0-1、1/2-1/2 或 *）"
+            "棋谱的结果「2-0」不是对局结果（应为 1-0、0-1、1/2-1/2 或 *）"
         );
         assert_eq!(
             record_error_text(Lang::ZhHant, &e),
@@ -1051,6 +1234,63 @@ mod tests {
             record_error_text(Lang::En, &e),
             "the game record's result `2-0` is not a result (1-0, 0-1, 1/2-1/2 or *)"
         );
+    }
+
+    #[test]
+    fn a_refused_rule_set_names_the_deviation_at_fault() {
+        // RULES §9: an unknown deviation is an error that names it.
+        let e = |s: &str| s.parse::<jungle::Rules>().unwrap_err();
+        let unknown = e("wolf_over_dog,foo");
+        assert_eq!(
+            rules_error_text(Lang::ZhHans, &unknown, &Lang::ZhHans.quote("foo"), false),
+            "没有“foo”这个规则变化"
+        );
+        let listed = rules_error_text(Lang::ZhHant, &unknown, "「foo」", true);
+        assert!(listed.starts_with("沒有「foo」這個規則變化；可以用的有：wolf_over_dog、"));
+        assert!(listed.ends_with("draw_plies=N、no_rivers"), "{listed}");
+        assert_eq!(
+            rules_error_text(Lang::En, &unknown, "`foo`", false),
+            "there is no rule deviation `foo`"
+        );
+        assert_eq!(
+            rules_error_text(Lang::ZhHans, &e("no_7_3,,"), "x", false),
+            "有一项规则变化是空的（多了一个逗号？）"
+        );
+        assert_eq!(
+            rules_error_text(Lang::En, &e("draw_plies=x"), "`draw_plies=x`", true),
+            "`draw_plies=x`: draw_plies needs a whole number of plies, like draw_plies=100"
+        );
+    }
+
+    #[test]
+    fn every_fault_of_a_records_text_reads_without_the_readers_english() {
+        // Each kind of fault, from a text that has it.
+        for text in [
+            "1. Rg4 [Event \"x\"]",
+            "[ \"x\"]",
+            "[Event x]",
+            "[Event \"x",
+            "[Event \"x\n\"]",
+            "[Event \"x\" y",
+            "[Result \"2-0\"]",
+            "[Result \"1-0\"]\n[Result \"0-1\"]",
+            "1. Rg4 {x",
+            "1. Rg4 * Ra6",
+            "[Result \"1-0\"]\n\n1. Rg4 *",
+            "1. Rg4 Zz9 *",
+        ] {
+            let e = text.parse::<jungle::GameRecord>().unwrap_err();
+            let english = e.message.clone();
+            for lang in [Lang::ZhHans, Lang::ZhHant] {
+                let said = record_error_text(lang, &RecordProblem::Syntax(e.clone()));
+                assert!(!said.contains(&english), "{text:?}: {said}");
+                assert!(
+                    !said.contains("expected") && !said.contains("the "),
+                    "{said}"
+                );
+                assert!(!said.contains('“') && !said.contains('`'), "{said}");
+            }
+        }
     }
 
     #[test]

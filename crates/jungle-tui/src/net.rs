@@ -28,7 +28,8 @@ pub enum NetError {
     /// The WebSocket handshake failed.
     #[error("WebSocket: {0}")]
     WebSocket(String),
-    /// The server refused to sign in (a wrong name or password, too many attempts).
+    /// The server refused to sign in (a wrong name or password, too many attempts) or to open
+    /// a guest session.
     #[error("sign-in refused ({status}): {message}")]
     Refused {
         /// The HTTP status.
@@ -36,9 +37,36 @@ pub enum NetError {
         /// The error code of doc/protocol.md (`bad_login`, `rate_limited`, …; empty when the
         /// answer had none).
         code: String,
-        /// The server's own words.
+        /// The server's own words: one short line ([`short_line`]), empty where it said none.
         message: String,
+        /// It was a new guest session that was refused, not a sign-in with a name.
+        guest: bool,
     },
+    /// The server answered, but not as a Jungle server does: another program listens at the
+    /// address (its answer, an HTML page say, is not repeated).
+    #[error("not a Jungle server (HTTP {status})")]
+    NotJungle {
+        /// The HTTP status of its answer.
+        status: u16,
+    },
+}
+
+/// The longest server message repeated to the player, in characters.
+const SHORT_LINE: usize = 120;
+
+/// `text`'s first line, at most 120 characters (then `...`).
+pub fn short_line(text: &str) -> String {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    if line.chars().count() <= SHORT_LINE {
+        return line.to_string();
+    }
+    let mut cut: String = line.chars().take(SHORT_LINE - 3).collect();
+    cut.push_str("...");
+    cut
 }
 
 /// Why a `--server` value is not a usable URL.
@@ -221,24 +249,25 @@ pub fn sign_in(url: &ServerUrl, login: Option<(&str, &str)>) -> Result<String, N
             http(url, "POST", "/api/login", Some(&body))?
         }
     };
+    let not_jungle = || NetError::NotJungle {
+        status: answer.status,
+    };
     if answer.status != 200 {
+        // A Jungle server refuses with `{"error": {"code", "message"}}` (doc/protocol.md);
+        // anything else (a web server's HTML page, say) is another program's answer.
         let error = serde_json::from_str::<Value>(&answer.body)
             .ok()
-            .map(|v| v["error"].clone());
-        let field = |name: &str| {
-            error
-                .as_ref()
-                .and_then(|e| e[name].as_str())
-                .map(str::to_string)
-        };
+            .and_then(|v| v.get("error").filter(|e| e.is_object()).cloned())
+            .ok_or_else(not_jungle)?;
+        let field = |name: &str| error[name].as_str().map(short_line).unwrap_or_default();
         return Err(NetError::Refused {
             status: answer.status,
-            code: field("code").unwrap_or_default(),
-            message: field("message").unwrap_or_else(|| answer.body.chars().take(200).collect()),
+            code: field("code"),
+            message: field("message"),
+            guest: login.is_none(),
         });
     }
-    session_cookie(&answer)
-        .ok_or_else(|| NetError::Protocol("the server set no jungle_session cookie".into()))
+    session_cookie(&answer).ok_or_else(not_jungle)
 }
 
 /// What the socket task reports to the app.
@@ -395,5 +424,59 @@ HttpOnly; SameSite=Lax; Path=/\r\nContent-Length: 2\r\n\r\n{}";
         assert_eq!((a.status, a.body.as_str()), (401, "hello world"));
         assert!(session_cookie(&a).is_none());
         assert!(parse_http(b"garbage").is_err());
+    }
+
+    /// A one-shot HTTP server on loopback answering any request with `answer`.
+    fn answering(answer: &'static str) -> ServerUrl {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            if let Ok((mut s, _)) = listener.accept() {
+                let mut buf = [0u8; 4096];
+                let _ = s.read(&mut buf);
+                let _ = s.write_all(answer.as_bytes());
+            }
+        });
+        ServerUrl::parse(&format!("http://127.0.0.1:{port}")).unwrap()
+    }
+
+    #[test]
+    fn another_program_at_the_address_is_not_a_refused_sign_in() {
+        // `python3 -m http.server` answers a POST with 501 and an HTML page.
+        let html = "HTTP/1.0 501 Unsupported method ('POST')\r\nContent-Type: text/html\r\n\r\n\
+                    <!DOCTYPE HTML>\n<html><body><h1>Error response</h1></body></html>\n";
+        let e = sign_in(&answering(html), None).unwrap_err();
+        assert!(matches!(e, NetError::NotJungle { status: 501 }), "{e:?}");
+        // A 200 without the session cookie is no Jungle server either.
+        let ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi";
+        let e = sign_in(&answering(ok), None).unwrap_err();
+        assert!(matches!(e, NetError::NotJungle { status: 200 }), "{e:?}");
+        // A Jungle server's refusal keeps its code, and its message on one short line.
+        let long = "x".repeat(300);
+        let body =
+            format!(r#"{{"error":{{"code":"rate_limited","message":"too many\nlines {long}"}}}}"#);
+        let refusal: &'static str = Box::leak(
+            format!(
+                "HTTP/1.1 429 Too Many Requests\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .into_boxed_str(),
+        );
+        let e = sign_in(&answering(refusal), None).unwrap_err();
+        let NetError::Refused {
+            status,
+            code,
+            message,
+            guest,
+        } = e
+        else {
+            panic!("{e:?}")
+        };
+        assert_eq!(
+            (status, code.as_str(), message.as_str(), guest),
+            (429, "rate_limited", "too many", true)
+        );
+        assert_eq!(short_line(&long).chars().count(), SHORT_LINE);
+        assert!(short_line(&long).ends_with("..."));
     }
 }

@@ -337,6 +337,10 @@ pub struct GameState {
     /// not stored yet).
     #[serde(default)]
     pub changes: Option<Changes>,
+    /// Of a finished game: whether a rematch can still be asked for or accepted (absent from
+    /// older servers).
+    #[serde(default)]
+    pub rematch_open: Option<bool>,
 }
 
 /// An open seek of the lobby (one of `seeks`), as far as this client reads it.

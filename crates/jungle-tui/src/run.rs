@@ -92,6 +92,10 @@ pub enum RunError {
     /// The terminal (its error is said in this one's text, not again as its source).
     #[error("terminal: {0}")]
     Terminal(io::Error),
+    /// There is no terminal to draw on (the program's input and output are not one: a pipe, a
+    /// service), found when entering full-screen mode.
+    #[error("a terminal is needed: {0}")]
+    NoTerminal(io::Error),
     /// The session ended on something the player must read once the screen is gone, already
     /// in the player's language ([`App::exit_error`]): e.g. a game to watch that does not exist.
     #[error("{0}")]
@@ -284,7 +288,7 @@ pub fn run(config: Config, server: Option<Server>) -> Result<(), RunError> {
 /// screen).
 pub fn with_terminal<T>(f: impl FnOnce(&mut Tui) -> Result<T, RunError>) -> Result<T, RunError> {
     install_panic_hook();
-    let _guard = TerminalGuard::enter()?;
+    let _guard = TerminalGuard::enter().map_err(RunError::NoTerminal)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     f(&mut terminal)
@@ -413,9 +417,45 @@ fn apply(
     quit
 }
 
+impl RunError {
+    /// The error in `lang`, as said on the plain terminal: a main line, and the system's own
+    /// words (in English) on an indented line of their own where there are some ("jungle play
+    /// 需要在终端里运行" / "  详情：No such device or address (os error 6)").
+    pub fn text(&self, lang: i18n::Lang) -> String {
+        let with_detail = |key: &'static str, e: &io::Error| {
+            let detail = i18n::Msg::Detail.fill(lang, &[("msg", e)]);
+            format!("{}\n  {detail}", i18n::text(lang, key))
+        };
+        match self {
+            RunError::Server(text) | RunError::Ended(text) => text.clone(),
+            RunError::NoTerminal(e) => with_detail("tui_needs_terminal", e),
+            RunError::Terminal(e) => with_detail("tui_terminal_failed", e),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_a_terminal_the_player_is_told_so_in_their_language() {
+        let e = RunError::NoTerminal(io::Error::other("No such device or address (os error 6)"));
+        assert_eq!(
+            e.text(i18n::Lang::ZhHans),
+            "jungle play 需要在终端里运行\n  详情：No such device or address (os error 6)"
+        );
+        assert_eq!(
+            e.text(i18n::Lang::En).lines().next(),
+            Some("jungle play needs a terminal to run in")
+        );
+        let e = RunError::Terminal(io::Error::other("broken pipe"));
+        assert_eq!(
+            e.text(i18n::Lang::ZhHant),
+            "終端機出錯\n  詳情：broken pipe"
+        );
+        assert_eq!(RunError::Ended("x".into()).text(i18n::Lang::En), "x");
+    }
 
     #[test]
     fn a_terminal_error_is_said_once() {

@@ -1,6 +1,8 @@
 //! Drawing the app with ratatui: the board, the side panel (players, clocks, turn, result, move
-//! list) and the bottom lines (status or input, keys). Only ASCII and wide CJK characters are
-//! used, never East-Asian-ambiguous symbols, so columns stay aligned in CJK terminals too.
+//! list) and the bottom lines (status or input, keys). Where Chinese is shown (likely in a CJK
+//! terminal) only ASCII and wide CJK characters are drawn, never East-Asian-ambiguous symbols
+//! (the catalogue's `…` or `“”` are drawn as `...` and `「」`: [`screen_text`]), so columns stay
+//! aligned there too.
 
 use crate::app::{Analysis, App, Glyphs, Opponent, Prompt};
 use crate::i18n::{color_name, role_char, Msg};
@@ -62,11 +64,13 @@ const MIN_PANEL_H: u16 = 7;
 /// to draw.
 ///
 /// The board's size is chosen first (two rows a square where the screen has 23 rows or more)
-/// and it is never cut; the side panel is at its right, at least as tall as it. Below both go
-/// the status line, wrapped over the rows it needs, and the keys, wrapped between their entries.
-/// Where the rows below the board cannot hold both, the keys go to the bottom of the side
-/// panel's column (the panel ends above them, level with the board); where they cannot even
-/// hold the status, that goes there too.
+/// and it is never cut; the side panel is at its right, at least as tall as it. The keys' place
+/// depends on the screen and the keys only, never on the status line, so that a message does
+/// not move them: at the bottom, below the board, wrapped between their entries, where the rows
+/// below the board hold them and at least one row more; else at the bottom of the side panel's
+/// column (the panel ends above them, level with the board). The status line takes the rows
+/// below the board the keys leave, wrapped over the rows it needs; where it needs more, it goes
+/// to the side column, above the keys where they are there too.
 fn areas(
     area: Rect,
     status_rows: impl Fn(u16) -> usize,
@@ -88,26 +92,46 @@ fn areas(
     let side = |top: u16, height: u16| Rect::new(x + board_w, y + top, side_w, height);
     let full = |top: u16, height: u16| Rect::new(x, y + top, width, height);
     let (status_full, keys_full) = (rows(status_rows(width)), rows(key_rows(width)));
-    if status_full + keys_full <= below {
-        // All below the board; the panel reaches down to the status line, except where it
-        // would be one row longer than the board: that looks like a mistake, and the status
-        // line gets the row.
-        let mut top = height - status_full - keys_full;
-        if top == board_h + 1 {
-            top = board_h;
+    let room = board_h - MIN_PANEL_H;
+    if keys_full < below {
+        // The keys at the bottom, below the board.
+        let keys = full(height - keys_full, keys_full);
+        let free = below - keys_full;
+        if status_full <= free {
+            // All below the board; the panel reaches down to the status line, except where it
+            // would be one row longer than the board: that looks like a mistake, and the
+            // status line gets the row.
+            let mut top = height - status_full - keys_full;
+            if top == board_h + 1 {
+                top = board_h;
+            }
+            return Some(Areas {
+                board,
+                cell_h,
+                panel: side(0, top),
+                status: full(top, height - keys_full - top),
+                keys,
+            });
         }
+        // A status too long for its rows below the board: in the side column, above the keys
+        // (the column one row longer than the board ends level with it, that row left blank).
+        let mut column = height - keys_full;
+        if column == board_h + 1 {
+            column = board_h;
+        }
+        let status = rows(status_rows(side_w)).min(column.saturating_sub(MIN_PANEL_H).max(1));
         return Some(Areas {
             board,
             cell_h,
-            panel: side(0, top),
-            status: full(top, height - keys_full - top),
-            keys: full(height - keys_full, keys_full),
+            panel: side(0, column - status),
+            status: side(column - status, status),
+            keys,
         });
     }
-    let room = board_h - MIN_PANEL_H;
+    // The keys beside the board, at the bottom of the side column.
+    let keys = rows(key_rows(side_w)).min(room);
     if status_full <= below {
-        // The status line below the board, on all its rows; the keys beside the board.
-        let keys = rows(key_rows(side_w)).min(room);
+        // The status line below the board, on all its rows.
         return Some(Areas {
             board,
             cell_h,
@@ -116,32 +140,16 @@ fn areas(
             keys: side(board_h - keys, keys),
         });
     }
-    // A status too long for the rows below the board: it goes to the side column, and the
-    // keys below the board where they fit there, else under it.
-    let (column, keys) = if keys_full <= below {
-        // As above: a column one row longer than the board gives that row to the keys.
-        let mut column = height - keys_full;
-        if column == board_h + 1 {
-            column = board_h;
-        }
-        (column, full(column, height - column))
-    } else {
-        let keys = rows(key_rows(side_w)).min(height - MIN_PANEL_H - 1);
-        (height - keys, side(height - keys, keys))
-    };
+    // A status too long for the rows below the board: in the side column too, above the keys.
+    let column = board_h - keys;
     let status = rows(status_rows(side_w)).min(column.saturating_sub(MIN_PANEL_H).max(1));
     Some(Areas {
         board,
         cell_h,
         panel: side(0, column - status),
         status: side(column - status, status),
-        keys,
+        keys: side(board_h - keys, keys),
     })
-}
-
-/// The keys line of this app's game, in its language.
-fn keys_text(app: &App) -> &'static str {
-    app.t(app.keys_msg())
 }
 
 /// The keys text broken into lines of at most `width` columns, between its entries (which are
@@ -201,7 +209,7 @@ fn layout(app: &App, area: Rect) -> Option<Areas> {
     areas(
         area,
         |width| status_lines(app, width).len(),
-        |width| key_lines(keys_text(app), width).len(),
+        |width| key_lines(&screen_text(app, &app.keys_text()), width).len(),
     )
 }
 
@@ -232,8 +240,15 @@ pub fn draw(f: &mut Frame, app: &App, now: Instant) {
     };
     draw_board(f, app, a.board, a.cell_h);
     draw_panel(f, app, a.panel, now);
-    f.render_widget(Paragraph::new(status_lines(app, a.status.width)), a.status);
-    let keys: Vec<Line> = key_lines(keys_text(app), a.keys.width)
+    f.render_widget(
+        Paragraph::new(fit_rows(
+            status_lines(app, a.status.width),
+            a.status.width,
+            a.status.height,
+        )),
+        a.status,
+    );
+    let keys: Vec<Line> = key_lines(&screen_text(app, &app.keys_text()), a.keys.width)
         .into_iter()
         .map(Line::from)
         .collect();
@@ -372,104 +387,222 @@ fn fmt_ms(ms: i64) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
-fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
-    let block = block(app);
-    let inner = block.inner(area);
-    f.render_widget(block, area);
-    let mut lines: Vec<Line<'static>> = Vec::new();
+/// How soon a part of the side panel gives way where the panel is too short for all of it,
+/// the lowest first (see [`fit_panel`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    /// A blank line between parts.
+    Blank,
+    /// The mode ("Online", "Two players, one keyboard").
+    Mode,
+    /// The move list's heading (its lines say what they are).
+    MovesHeading,
+    /// The lobby's other seeks, and the analysis's best moves after the first, and its heading.
+    Extra,
+    /// The players' clocks and timeouts once the game is over.
+    FinalClocks,
+    /// The analysis's best move.
+    BestMove,
+    /// The evaluation of the analysis.
+    Evaluation,
+    /// Where the game is looked back at, and the keys that step through it.
+    Review,
+    /// Never left out: the players, the turn or the result and what it changed, a live game's
+    /// clocks.
+    Keep,
+}
+
+/// One part of the side panel: its lines (wrapped to the panel) and its [`Rank`].
+struct Part {
+    lines: Vec<Line<'static>>,
+    rank: Rank,
+}
+
+/// The side panel's parts (all but the move list) for a panel `width` columns wide.
+fn panel_parts(app: &App, now: Instant, width: u16, compact: bool) -> Vec<Part> {
+    let mut parts: Vec<Part> = Vec::new();
+    macro_rules! push {
+        ($line:expr, $rank:expr $(,)?) => {
+            parts.push(Part {
+                lines: wrap_line(safe_line(app, $line), width),
+                rank: $rank,
+            })
+        };
+    }
+    let blank = || Line::raw("");
     let mode = match app.opponent {
         Opponent::Engine { .. } => String::new(),
         Opponent::Hotseat => app.t(Msg::Hotseat).to_string(),
-        Opponent::Online if app.online.game_id.is_some() && app.online.you.is_none() => {
-            format!("{} - {}", app.t(Msg::Online), app.t(Msg::Spectating))
-        }
+        Opponent::Online if app.spectating() => app.t(Msg::OnlineWatching).to_string(),
         Opponent::Online => app.t(Msg::Online).to_string(),
     };
     if !mode.is_empty() {
-        lines.push(Line::from(Span::styled(
-            mode,
-            Style::default().add_modifier(Modifier::ITALIC),
-        )));
+        push!(
+            Line::from(Span::styled(
+                mode,
+                Style::default().add_modifier(Modifier::ITALIC),
+            )),
+            Rank::Mode,
+        );
     }
+    let clocks = if app.finished() {
+        Rank::FinalClocks
+    } else {
+        Rank::Keep
+    };
     for c in [Color::Blue, Color::Red] {
-        lines.extend(player_lines(app, c, now, inner.width));
+        let (names, details) = player_lines(app, c, now, width);
+        parts.push(Part {
+            lines: names,
+            rank: Rank::Keep,
+        });
+        if !details.is_empty() {
+            parts.push(Part {
+                lines: details,
+                rank: clocks,
+            });
+        }
     }
-    lines.push(Line::raw(""));
+    push!(blank(), Rank::Blank);
     if let Some(r) = app.result_text() {
-        lines.push(Line::from(Span::styled(
-            r,
-            Style::default().fg(Tc::Yellow).add_modifier(Modifier::BOLD),
-        )));
+        push!(
+            Line::from(Span::styled(
+                r,
+                Style::default().fg(Tc::Yellow).add_modifier(Modifier::BOLD),
+            )),
+            Rank::Keep,
+        );
         // What it changed for the player (or that it will be said once the result is stored).
-        lines.extend(app.changes_lines().into_iter().map(Line::raw));
+        for line in app.changes_lines() {
+            push!(Line::raw(line), Rank::Keep);
+        }
         if !app.game.is_empty() {
             let at = Msg::PlyOf.fill(
                 app.lang,
                 &[("n", &app.shown_ply()), ("total", &app.game.len())],
             );
-            lines.push(Line::raw(at));
-            lines.push(Line::from(Span::styled(
-                app.t(Msg::Review),
-                Style::default().fg(Tc::DarkGray),
-            )));
+            let hint = |m: Msg| Span::styled(app.t(m), Style::default().fg(Tc::DarkGray));
+            if compact {
+                // Where the panel is short: the ply and a short hint on one line.
+                push!(
+                    Line::from(vec![Span::raw(at), Span::raw("  "), hint(Msg::ReviewShort)]),
+                    Rank::Review,
+                );
+            } else {
+                push!(Line::raw(at), Rank::Review);
+                push!(Line::from(hint(Msg::Review)), Rank::Review);
+            }
         }
     } else if let Some(d) = app.thinking_for(now) {
         let dots = ".".repeat(1 + (d.as_millis() / 400 % 3) as usize);
-        lines.push(Line::from(Span::styled(
-            format!(
-                "{}{dots} {:.1}s",
-                app.t(Msg::Thinking).trim_end_matches('…'),
-                d.as_secs_f32()
-            ),
-            Style::default().fg(Tc::Yellow),
-        )));
+        push!(
+            Line::from(Span::styled(
+                format!(
+                    "{}{dots} {:.1}s",
+                    app.t(Msg::Thinking).trim_end_matches('…'),
+                    d.as_secs_f32()
+                ),
+                Style::default().fg(Tc::Yellow),
+            )),
+            Rank::Keep,
+        );
     } else if app.online.waiting {
-        lines.push(Line::raw(app.waiting_text()));
+        push!(Line::raw(app.waiting_text()), Rank::Keep);
         let others = app.other_seeks();
         if !others.is_empty() {
-            lines.push(Line::raw(""));
-            lines.push(Line::from(Span::styled(
-                app.t(Msg::OtherSeeks),
-                Style::default().add_modifier(Modifier::BOLD),
-            )));
+            push!(blank(), Rank::Blank);
+            push!(
+                Line::from(Span::styled(
+                    app.t(Msg::OtherSeeks),
+                    Style::default().add_modifier(Modifier::BOLD),
+                )),
+                Rank::Extra,
+            );
             let more = others.len().saturating_sub(MAX_SEEKS_SHOWN);
-            lines.extend(others.into_iter().take(MAX_SEEKS_SHOWN).map(Line::raw));
+            for other in others.into_iter().take(MAX_SEEKS_SHOWN) {
+                push!(Line::raw(other), Rank::Extra);
+            }
             if more > 0 {
-                lines.push(Line::raw(format!("(+{more})")));
+                push!(Line::raw(format!("(+{more})")), Rank::Extra);
             }
         }
     } else if app.opponent == Opponent::Online && app.online.game_id.is_none() {
-        lines.push(Line::raw(app.t(Msg::Connecting)));
+        push!(Line::raw(app.t(Msg::Connecting)), Rank::Keep);
     } else {
-        lines.push(Line::raw(app.turn_text()));
+        push!(Line::raw(app.turn_text()), Rank::Keep);
     }
     if let Some(a) = app.analysis_shown() {
-        lines.push(Line::raw(""));
-        lines.extend(analysis_lines(app, a));
+        push!(blank(), Rank::Blank);
+        for (i, line) in analysis_lines(app, a).into_iter().enumerate() {
+            // The evaluation, the heading, then the best moves.
+            let rank = match i {
+                0 => Rank::Evaluation,
+                2 => Rank::BestMove,
+                _ => Rank::Extra,
+            };
+            push!(line, rank);
+        }
     }
     // No moves while a seek waits: its room is the other seeks'.
     if !app.online.waiting {
-        lines.push(Line::raw(""));
-        lines.push(Line::from(Span::styled(
-            app.t(Msg::Moves),
-            Style::default().add_modifier(Modifier::BOLD),
-        )));
+        push!(blank(), Rank::Blank);
+        push!(
+            Line::from(Span::styled(
+                app.t(Msg::Moves),
+                Style::default().add_modifier(Modifier::BOLD),
+            )),
+            Rank::MovesHeading,
+        );
     }
-    // Every line but the move list's (which is narrow) wraps where the panel is too narrow;
-    // where they are then too many, the blank lines between them go.
-    let mut lines: Vec<Line<'static>> = lines
-        .into_iter()
-        .flat_map(|l| wrap_line(l, inner.width))
-        .collect();
-    if lines.len() > usize::from(inner.height) {
-        lines.retain(|l| l.width() > 0);
-    }
+    parts
+}
+
+/// The side panel's lines for a panel `width` × `height` (inside its border): its parts and the
+/// move list. Where they do not all fit, the look back at a finished game is said shorter, then
+/// the parts of the lowest [`Rank`] go first, the lowest one at the bottom first, until the rest
+/// and a line of the move list fit (the move list gets what is left, from its end or from the
+/// move shown); the result, what it changed and the hint to look back are kept over the moves.
+fn panel_lines(app: &App, now: Instant, width: u16, height: u16) -> Vec<Line<'static>> {
+    let height = usize::from(height);
     let (move_lines, current) = move_list(app);
-    let room = (inner.height as usize).saturating_sub(lines.len());
+    let moves_min = usize::from(!move_lines.is_empty() && !app.online.waiting);
+    let count = |parts: &[Part]| parts.iter().map(|p| p.lines.len()).sum::<usize>();
+    let mut parts = panel_parts(app, now, width, false);
+    if count(&parts) + moves_min > height {
+        parts = panel_parts(app, now, width, true);
+    }
+    loop {
+        let fits_with_moves = count(&parts) + moves_min <= height;
+        let lowest = parts
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.rank < Rank::Keep)
+            .min_by_key(|(i, p)| (p.rank, std::cmp::Reverse(*i)))
+            .map(|(i, p)| (i, p.rank));
+        match lowest {
+            _ if fits_with_moves => break,
+            // The moves give way before the look back at the game.
+            Some((_, rank)) if rank >= Rank::Review && count(&parts) <= height => break,
+            Some((i, _)) => {
+                parts.remove(i);
+            }
+            None => break,
+        }
+    }
+    let mut lines: Vec<Line<'static>> = parts.into_iter().flat_map(|p| p.lines).collect();
+    let room = height.saturating_sub(lines.len());
     let last_page = move_lines.len().saturating_sub(room);
     // The end of the list, or while looking back the line of the move shown, kept in view.
     let skip = current.map_or(last_page, |c| c.saturating_sub(room / 2).min(last_page));
-    lines.extend(move_lines.into_iter().skip(skip));
+    lines.extend(move_lines.into_iter().skip(skip).take(room));
+    lines
+}
+
+fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
+    let block = block(app);
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let lines = panel_lines(app, now, inner.width, inner.height);
     f.render_widget(Paragraph::new(lines), inner);
 }
 
@@ -479,7 +612,12 @@ fn draw_panel(f: &mut Frame, app: &App, area: Rect, now: Instant) {
 /// `width`, the name is on its own lines, indented to follow `> Red: `, and the rest on the
 /// next, as many to a line as fit, indented by [`DETAIL_INDENT`] (less than the name, so that
 /// more fits on a line of the smallest screen's panel).
-fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'static>> {
+fn player_lines(
+    app: &App,
+    c: Color,
+    now: Instant,
+    width: u16,
+) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
     let marker = if app.game.position().turn() == c && app.result_text().is_none() {
         "> "
     } else {
@@ -489,12 +627,15 @@ fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'stat
         Color::Red => Tc::LightRed,
         Color::Blue => Tc::LightCyan,
     });
-    let head = vec![
+    let label = screen_text(app, &app.player_label(c));
+    let mut head = vec![
         Span::raw(marker),
         Span::styled(color_name(app.lang, c), style.add_modifier(Modifier::BOLD)),
-        Span::raw(": "),
     ];
-    let label = app.player_label(c);
+    // At one keyboard the side is the player: no name after it.
+    if !label.is_empty() {
+        head.push(Span::raw(if app.lang.is_chinese() { "：" } else { ": " }));
+    }
     let mut details: Vec<Span<'static>> = Vec::new();
     if app.seat_disconnected(c) {
         details.push(Span::styled(
@@ -534,7 +675,7 @@ fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'stat
     }
     let one = Line::from(one);
     if one.width() <= usize::from(width) {
-        return vec![one];
+        return (vec![one], Vec::new());
     }
     let indent = Line::from(head.clone()).width();
     let room = u16::try_from(usize::from(width).saturating_sub(indent))
@@ -552,12 +693,13 @@ fn player_lines(app: &App, c: Color, now: Instant, width: u16) -> Vec<Line<'stat
             out.push(Line::raw(format!("{pad}{text}")));
         }
     }
+    let mut rest: Vec<Line<'static>> = Vec::new();
     for line in pack_spans(&details, detail_room) {
         let mut spans = vec![Span::raw(" ".repeat(usize::from(DETAIL_INDENT)))];
         spans.extend(line.spans);
-        out.push(Line::from(spans));
+        rest.push(Line::from(spans));
     }
-    out
+    (out, rest)
 }
 
 /// Columns before a player's clocks and timeouts on lines of their own (see [`player_lines`]).
@@ -639,7 +781,7 @@ const ANALYSIS_MOVES: usize = 6;
 /// moves, each with its score and the start of its line; "Thinking…" until it comes.
 fn analysis_lines(app: &App, a: &Analysis) -> Vec<Line<'static>> {
     let bold = Style::default().add_modifier(Modifier::BOLD);
-    let head = format!("{}: ", app.t(Msg::Evaluation));
+    let head = labelled(app, app.t(Msg::Evaluation));
     let Some(r) = &a.result else {
         return vec![Line::from(vec![
             Span::styled(head, bold),
@@ -683,6 +825,20 @@ fn analysis_lines(app: &App, a: &Analysis) -> Vec<Line<'static>> {
 
 /// The status line in one line: the path or move being typed, else the last message.
 fn status_line(app: &App) -> Line<'static> {
+    safe_line(app, status_line_as_said(app))
+}
+
+/// `label` followed by the colon its language writes after a label (`Save to: ` / `保存到：`).
+fn labelled(app: &App, label: &str) -> String {
+    if app.lang.is_chinese() {
+        format!("{label}：")
+    } else {
+        format!("{label}: ")
+    }
+}
+
+/// [`status_line`] before [`safe_line`].
+fn status_line_as_said(app: &App) -> Line<'static> {
     if let Some(p) = &app.prompt {
         let (label, buf) = match p {
             Prompt::Save(b) => (app.t(Msg::SaveTo), b),
@@ -690,7 +846,7 @@ fn status_line(app: &App) -> Line<'static> {
         };
         Line::from(vec![
             Span::styled(
-                format!("{label}: "),
+                labelled(app, label),
                 Style::default().add_modifier(Modifier::BOLD),
             ),
             Span::raw(format!("{buf}_")),
@@ -698,7 +854,7 @@ fn status_line(app: &App) -> Line<'static> {
     } else if !app.input.is_empty() {
         Line::from(vec![
             Span::styled(
-                format!("{}: ", app.t(Msg::MoveLabel)),
+                labelled(app, app.t(Msg::MoveLabel)),
                 Style::default().add_modifier(Modifier::BOLD),
             ),
             Span::raw(format!("{}_", app.input)),
@@ -713,6 +869,76 @@ fn status_line(app: &App) -> Line<'static> {
     } else {
         Line::raw("")
     }
+}
+
+/// Whether the screen is likely in a CJK terminal (Chinese shown: the language or the animals),
+/// where East-Asian-ambiguous characters take two columns.
+fn cjk_screen(app: &App) -> bool {
+    app.lang.is_chinese() || app.glyphs == Glyphs::Chinese
+}
+
+/// The East-Asian-ambiguous characters the texts shown may hold (the catalogue's, shared with
+/// the browser), and what a CJK screen shows instead: ASCII, or wide forms.
+const AMBIGUOUS: &[(char, &str)] = &[
+    ('…', "..."),
+    ('“', "「"),
+    ('”', "」"),
+    ('‘', "「"),
+    ('’', "」"),
+    ('→', "->"),
+    ('—', "-"),
+    ('–', "-"),
+    ('·', "・"),
+    ('±', "+/-"),
+    ('×', "x"),
+    ('§', "S"),
+];
+
+/// `text` as a CJK screen shows it (`…` as `...`, `“”` as `「」`, `→` as `->`, and so on); as
+/// it is elsewhere. Ambiguous characters take two columns in many CJK terminals, one in
+/// ratatui's count: what follows them on the row, the panel's border included, would be drawn
+/// a column off.
+pub fn screen_text(app: &App, text: &str) -> String {
+    if !cjk_screen(app) || !text.chars().any(|c| AMBIGUOUS.iter().any(|(a, _)| *a == c)) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match AMBIGUOUS.iter().find(|(a, _)| *a == c) {
+            Some((_, with)) => out.push_str(with),
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// `line` with each part's text as [`screen_text`] says it.
+fn safe_line(app: &App, line: Line<'static>) -> Line<'static> {
+    let style = line.style;
+    let spans: Vec<Span<'static>> = line
+        .spans
+        .into_iter()
+        .map(|s| Span::styled(screen_text(app, &s.content), s.style))
+        .collect();
+    Line::from(spans).style(style)
+}
+
+/// `lines` cut to `rows` rows of `width` columns: where some are left out, the last row shown
+/// ends with `...` (it is cut, not ended there).
+fn fit_rows(mut lines: Vec<Line<'static>>, width: u16, rows: u16) -> Vec<Line<'static>> {
+    let rows = usize::from(rows);
+    if lines.len() <= rows || rows == 0 {
+        return lines;
+    }
+    lines.truncate(rows);
+    if let Some(last) = lines.last_mut() {
+        let style = last.spans.last().map(|s| s.style).unwrap_or_default();
+        let mut text: String = last.spans.iter().map(|s| s.content.as_ref()).collect();
+        while columns(&text) + 3 > usize::from(width) && text.pop().is_some() {}
+        text.push_str("...");
+        *last = Line::from(Span::styled(text, style));
+    }
+    lines
 }
 
 /// The status line broken into lines of at most `width` columns (see [`wrap_line`]).
@@ -755,7 +981,7 @@ pub fn help_view(app: &App, area: Rect) -> Option<HelpView> {
     layout(app, area)?;
     let inner = block(app).inner(help_area(area));
     Some(HelpView {
-        lines: wrap(app.t(Msg::HelpBody), inner.width),
+        lines: wrap(&screen_text(app, app.t(Msg::HelpBody)), inner.width),
         rows: inner.height,
     })
 }
@@ -1024,6 +1250,24 @@ mod tests {
     }
 
     #[test]
+    fn a_message_longer_than_its_rows_ends_with_dots_where_it_is_cut() {
+        let lines = |texts: &[&str]| -> Vec<Line<'static>> {
+            texts.iter().map(|t| Line::raw(t.to_string())).collect()
+        };
+        let text = |ls: &[Line]| -> Vec<String> { ls.iter().map(|l| l.to_string()).collect() };
+        assert_eq!(text(&fit_rows(lines(&["ab", "cd"]), 4, 2)), ["ab", "cd"]);
+        assert_eq!(
+            text(&fit_rows(lines(&["abcd", "ef", "gh"]), 4, 2)),
+            ["abcd", "e..."]
+        );
+        assert_eq!(
+            text(&fit_rows(lines(&["一二", "三四", "五"]), 4, 1)),
+            ["..."]
+        );
+        assert_eq!(text(&fit_rows(lines(&["一二三", "四"]), 8, 1)), ["一二..."]);
+    }
+
+    #[test]
     fn the_keys_wrap_between_entries_on_a_narrow_terminal() {
         assert_eq!(
             key_lines("? help  q quit  u undo", 80),
@@ -1050,11 +1294,13 @@ mod tests {
             (Lang::En, Opponent::Hotseat, "? help", "o open"),
             (Lang::ZhHans, Opponent::Hotseat, "? 帮助", "o 打开"),
             (Lang::ZhHant, Opponent::Hotseat, "? 說明", "o 開啟"),
-            (Lang::En, Opponent::Online, "? help", "n rematch"),
+            // Online before a game: nothing but help and quit does anything yet.
+            (Lang::En, Opponent::Online, "? help", "q quit"),
         ] {
             let a = app(lang, Glyphs::Letters, opponent);
             let s = screen(&a, 80, 24);
             let keys = s[22..].join("\n");
+            let keys = keys.trim_start();
             assert!(keys.starts_with(first), "{keys}");
             assert!(keys.trim_end().ends_with(last), "{keys}");
             let r9 = s.iter().position(|l| l.contains(" 9 ")).unwrap();
@@ -1123,7 +1369,7 @@ mod tests {
                     assert_ne!(column_end, l.board.bottom() + 1, "{at}");
                     assert!(column_end >= l.board.bottom(), "{at}");
                     // All of the keys, and all of the status but for a huge one.
-                    let keys = key_lines(keys_text(&a), l.keys.width).len();
+                    let keys = key_lines(&a.keys_text(), l.keys.width).len();
                     assert!(usize::from(l.keys.height) >= keys, "{at}: {l:?}");
                     let status = status_lines(&a, l.status.width).len();
                     if status < 6 {
@@ -1171,18 +1417,24 @@ mod tests {
 
     #[test]
     fn a_player_too_long_for_the_panel_gets_more_lines() {
-        let a = app(Lang::En, Glyphs::Letters, Opponent::Hotseat);
+        let ai = Opponent::Engine {
+            level: 3,
+            human: Color::Red,
+        };
+        let a = app(Lang::En, Glyphs::Letters, ai);
         let now = Instant::now();
-        let text =
-            |lines: Vec<Line>| -> Vec<String> { lines.iter().map(|l| l.to_string()).collect() };
+        let text = |(names, rest): (Vec<Line>, Vec<Line>)| -> Vec<String> {
+            names.iter().chain(&rest).map(|l| l.to_string()).collect()
+        };
+        assert_eq!(text(player_lines(&a, Color::Red, now, 29)), ["> Red: You"]);
         assert_eq!(
-            text(player_lines(&a, Color::Red, now, 29)),
-            ["> Red: Friend"]
+            text(player_lines(&a, Color::Blue, now, 16)),
+            ["  Blue: Computer", "        (level", "        3)"]
         );
-        assert_eq!(
-            text(player_lines(&a, Color::Blue, now, 10)),
-            ["  Blue: Fr", "        ie", "        nd"]
-        );
+        // At one keyboard each side is its own player: no name after it, in either language.
+        let a = app(Lang::ZhHans, Glyphs::Letters, Opponent::Hotseat);
+        assert_eq!(text(player_lines(&a, Color::Red, now, 29)), ["> 红方"]);
+        assert_eq!(text(player_lines(&a, Color::Blue, now, 29)), ["  蓝方"]);
     }
 
     #[test]

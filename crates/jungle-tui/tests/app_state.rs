@@ -338,9 +338,10 @@ fn a_den_entry_ends_the_game_with_winner_and_reason_and_n_starts_again() {
     let (mut app, _, now) = new(engine(Color::Red), Some(fen));
     let cmds = type_text(&mut app, now, "d8d9");
     assert!(cmds.is_empty(), "no engine search after the end");
+    // The player at the keyboard is told first that they won.
     assert_eq!(
         app.result_text().as_deref(),
-        Some("Red wins (entered the den)")
+        Some("You won: Red wins (entered the den)")
     );
     assert!(!app.can_move());
     press(&mut app, now, &[Key::Enter]);
@@ -353,6 +354,108 @@ fn a_den_entry_ends_the_game_with_winner_and_reason_and_n_starts_again() {
         "a new game starts from --fen"
     );
     assert!(app.result_text().is_none());
+}
+
+#[test]
+fn online_results_say_who_did_what_then_who_wins_and_a_player_whether_they_won() {
+    // (you, winner, reason, language, the result line)
+    let cases = [
+        (
+            "both",
+            "red",
+            "disconnect",
+            Lang::ZhHans,
+            "蓝方断线未归，红方胜",
+        ),
+        ("both", "blue", "resign", Lang::ZhHans, "红方认输，蓝方胜"),
+        (
+            "both",
+            "blue",
+            "resign",
+            Lang::En,
+            "Red resigned — Blue wins",
+        ),
+        ("both", "red", "left", Lang::ZhHant, "藍方中途離開，紅方勝"),
+        ("both", "red", "time", Lang::ZhHans, "蓝方超时，红方胜"),
+        (
+            "both",
+            "blue",
+            "timeouts",
+            Lang::En,
+            "Red ran out of move time 4 times — Blue wins",
+        ),
+        ("both", "red", "den", Lang::ZhHans, "红方胜（攻入兽穴）"),
+        (
+            "red",
+            "red",
+            "disconnect",
+            Lang::ZhHans,
+            "你赢了：蓝方断线未归，红方胜",
+        ),
+        (
+            "red",
+            "blue",
+            "resign",
+            Lang::ZhHans,
+            "你输了：红方认输，蓝方胜",
+        ),
+        (
+            "blue",
+            "blue",
+            "resign",
+            Lang::En,
+            "You won: Red resigned — Blue wins",
+        ),
+        (
+            "blue",
+            "red",
+            "den",
+            Lang::ZhHant,
+            "你輸了：紅方勝（攻入獸穴）",
+        ),
+        ("x", "red", "resign", Lang::ZhHans, "蓝方认输，红方胜"),
+    ];
+    for (you, winner, reason, lang, said) in cases {
+        let (mut app, _, now) = new(Opponent::Online, None);
+        app.lang = lang;
+        let seat = if you == "x" {
+            json!({"you": null})
+        } else {
+            json!({})
+        };
+        app.handle(Event::Server(state(you, &["g3g4"], seat)), now);
+        server(
+            &mut app,
+            now,
+            json!({"t":"ended","game":"g1","result":{"winner":winner,"reason":reason},"changes":{}}),
+        );
+        assert_eq!(app.result_text().as_deref(), Some(said), "{you} {reason}");
+        assert_eq!(status(&app), said);
+    }
+    // A draw agreed: said as such, for players and spectators alike.
+    for (you, lang, said) in [
+        ("red", Lang::ZhHans, "双方同意和棋"),
+        ("both", Lang::ZhHant, "雙方同意和棋"),
+        ("blue", Lang::En, "Drawn by agreement"),
+    ] {
+        let (mut app, _, now) = new(Opponent::Online, None);
+        app.lang = lang;
+        app.handle(Event::Server(state(you, &["g3g4"], json!({}))), now);
+        server(
+            &mut app,
+            now,
+            json!({"t":"ended","game":"g1","result":{"winner":null,"reason":"agreed"},"changes":{}}),
+        );
+        assert_eq!(app.result_text().as_deref(), Some(said));
+    }
+    // Against the engine on this machine, the person hears whether they won.
+    let (mut app, _, now) = new(engine(Color::Blue), Some("l6/7/7/7/7/7/7/3r3/6L b 0 1"));
+    app.lang = Lang::ZhHans;
+    type_text(&mut app, now, "d2d1");
+    assert_eq!(
+        app.result_text().as_deref(),
+        Some("你赢了：蓝方胜（攻入兽穴）")
+    );
 }
 
 #[test]
@@ -460,12 +563,19 @@ fn file_and_record_errors_are_said_in_the_players_language() {
     std::fs::write(&bad, "[Event \"x\"\n1. Rg4 *\n").unwrap();
     let said = open(&mut app, &bad.display().to_string());
     assert!(said.contains("棋谱第 1 行第"), "{said}");
-    // Saving where no folder is.
+    // Saving where no folder is: the folder is not there (not "no such file").
     enter_path(&mut app, now, 's', "/nonexistent/dir/x.pgn");
     assert_eq!(
         status(&app),
-        "无法保存 /nonexistent/dir/x.pgn：找不到这个文件"
+        "无法保存 /nonexistent/dir/x.pgn：这个文件夹不存在"
     );
+    app.lang = Lang::En;
+    enter_path(&mut app, now, 's', "/nonexistent/dir/x.pgn");
+    assert_eq!(
+        status(&app),
+        "Cannot save /nonexistent/dir/x.pgn: there is no such folder"
+    );
+    app.lang = Lang::ZhHans;
     assert!(app.game.is_empty(), "nothing was loaded");
 }
 
@@ -500,8 +610,8 @@ fn a_records_result_that_does_not_hold_is_said_in_the_players_language() {
     let zh = said(Lang::ZhHans);
     let board = "棋谱的着法在第 1 步就分出了结果（红方胜，攻入兽穴），棋谱写的结果却是 0-1";
     assert_eq!(zh[0], format!("{head}{board}"));
-    let variant = format!("{head}[Variant]：“nonsense”：应为 standard");
-    assert!(zh[1].starts_with(&variant), "{}", zh[1]);
+    let variant = format!("{head}棋谱的 [Variant] 标签有误：没有「nonsense」这个规则变化");
+    assert_eq!(zh[1], variant);
     for line in &zh {
         assert!(
             !line.contains("result") && !line.contains("invalid"),
@@ -515,6 +625,90 @@ fn a_records_result_that_does_not_hold_is_said_in_the_players_language() {
     let board = "the game record's moves end the game at move 1 (Red wins, entered the den), \
                  but its result is `0-1`";
     assert!(en[0].ends_with(board), "{}", en[0]);
+}
+
+#[test]
+fn every_fault_of_a_records_text_is_said_in_the_players_language() {
+    let dir = temp_dir();
+    let path = dir.path().join("bad.pgn");
+    let file = path.display().to_string();
+    // The text, then what the status line says after "无法打开 FILE：" in Simplified Chinese.
+    let cases = [
+        (
+            "garbage not pgn\n",
+            "棋谱第 1 行第 1 列有误：「garbage」不是着法",
+        ),
+        (
+            "[Event \"x\"]\n\n1. Rg4 Zz9 *\n",
+            "棋谱第 3 行第 8 列有误：「Zz9」不是着法",
+        ),
+        (
+            "[Event \"x\"]\n[Result \"1-0\"]\n\n1. Rg4 Tf9 *\n",
+            "棋谱第 4 行第 12 列有误：结果 * 和第 2 行第 1 列的 [Result] 标签 1-0 不一致",
+        ),
+        (
+            "[Result \"2-0\"]\n\n1. Rg4 Ra6 *\n",
+            "棋谱第 1 行第 1 列有误：棋谱的结果「2-0」不是对局结果（应为 1-0、0-1、1/2-1/2 或 *）",
+        ),
+        (
+            "[Result \"1-0\"]\n[Result \"0-1\"]\n",
+            "两个 [Result] 标签不一致：第 1 行第 1 列是 1-0，这里是 0-1",
+        ),
+        (
+            "[Event \"x\n\"]\n",
+            "棋谱第 1 行第 10 列有误：标签 Event 的值到行尾还没结束",
+        ),
+        ("[Event x]\n", "标签 Event 的值前面缺少引号"),
+        ("[Event \"x\" y\n", "标签 Event 缺少结尾的 ]"),
+        ("[ \"x\"]\n", "[ 后面缺少标签名"),
+        ("1. Rg4 {x\n", "注释缺少结尾的 }"),
+        ("1. Rg4 * Ra6\n", "结果后面还有「Ra6」"),
+        ("1. Rg4 [Event \"x\"]\n", "着法之后不能再写标签"),
+        (
+            "[Variant \"foo\"]\n\n1. Rg4 *\n",
+            "棋谱的 [Variant] 标签有误：没有「foo」这个规则变化",
+        ),
+        // An empty file is no game, not a new one.
+        ("", "棋谱是空的"),
+        (" \n\n", "棋谱是空的"),
+    ];
+    for (text, said) in cases {
+        std::fs::write(&path, text).unwrap();
+        let (mut app, _, now) = new(Opponent::Hotseat, None);
+        type_text(&mut app, now, "g3g4");
+        app.lang = Lang::ZhHans;
+        enter_path(&mut app, now, 'o', &file);
+        let status = status(&app);
+        let head = format!("无法打开 {file}：");
+        assert!(status.starts_with(&head), "{text:?}: {status}");
+        assert!(status.contains(said), "{text:?}: {status}");
+        // No English words of the rules library's left in it.
+        let words: Vec<&str> = status[head.len()..]
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| w.len() > 2)
+            .filter(|w| !["garbage", "Event", "Result", "Variant", "foo"].contains(w))
+            .collect();
+        assert_eq!(words, Vec::<&str>::new(), "{text:?}: {status}");
+        assert!(app.status.as_ref().unwrap().error);
+        assert_eq!(app.game.len(), 1, "{text:?}: the game shown is kept");
+    }
+    // English says the same (the kind's own words, not the reader's message twice).
+    std::fs::write(&path, "").unwrap();
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    enter_path(&mut app, now, 'o', &file);
+    assert_eq!(
+        status(&app),
+        format!("Cannot open {file}: the game record is empty (no tags and no moves)")
+    );
+    std::fs::write(&path, "1. Rg4 Zz9 *\n").unwrap();
+    enter_path(&mut app, now, 'o', &file);
+    assert_eq!(
+        status(&app),
+        format!(
+            "Cannot open {file}: the game record is wrong at line 1, column 8: `Zz9` is not a \
+             move (write moves like g3g4 or Rg4, -- for a pass)"
+        )
+    );
 }
 
 #[test]
@@ -757,7 +951,7 @@ fn online_draw_resign_takeback_and_rematch_keys() {
     );
     assert_eq!(
         app.result_text().as_deref(),
-        Some("Blue wins (resignation)")
+        Some("You lost: Red resigned — Blue wins")
     );
     assert!(!app.can_move());
     let cmds = press(&mut app, now, &[Key::Char('n')]);
@@ -766,6 +960,131 @@ fn online_draw_resign_takeback_and_rematch_keys() {
     assert!(rec.contains("[Result \"0-1\"]"), "{rec}");
     assert!(rec.contains("[Termination \"resign\"]"), "{rec}");
     assert!(rec.contains("[Red \"alice\"]"), "{rec}");
+}
+
+#[test]
+fn n_after_the_opponent_has_gone_looks_for_a_new_one_instead_of_a_rematch() {
+    let quick = json!({"t":"quick","tc":{"clock_s":60,"inc_s":0,"move_s":10}});
+    // Blue lost by not coming back: away when the game ended.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(
+        Event::Server(state("red", &["g3g4", "a7a6"], json!({}))),
+        now,
+    );
+    server(
+        &mut app,
+        now,
+        json!({"t":"presence","game":"g1","red":true,"blue":false}),
+    );
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"red","reason":"disconnect"},"changes":{}}),
+    );
+    assert!(app.opponent_gone());
+    let cmds = press(&mut app, now, &[Key::Char('n')]);
+    assert_eq!(sent(&cmds), vec![quick.clone()]);
+    assert_eq!(
+        status(&app),
+        "Your opponent has left: looking for a new one"
+    );
+    assert!(app.online.game_id.is_none() && app.online.result.is_none());
+    assert!(app.game.is_empty() && app.result_text().is_none());
+    // The seek opens: the reason stays said, the panel says the waiting.
+    server(&mut app, now, json!({"t":"seek_created","id":"s1"}));
+    assert!(app.online.waiting);
+    assert_eq!(
+        status(&app),
+        "Your opponent has left: looking for a new one"
+    );
+    // In Chinese.
+    app.lang = Lang::ZhHans;
+    assert_eq!(
+        app.t(jungle_tui::i18n::Msg::OpponentLeftNewSeek),
+        "对手已离开：正在找新的对手"
+    );
+
+    // An opponent who left on purpose (still connected, for all the server says).
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("blue", &["g3g4"], json!({}))), now);
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"left"},"changes":{}}),
+    );
+    assert_eq!(
+        sent(&press(&mut app, now, &[Key::Char('n')])),
+        vec![quick.clone()]
+    );
+
+    // Both there: a rematch is asked for; n again gives up waiting for an answer.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"resign"},"changes":{}}),
+    );
+    let cmds = press(&mut app, now, &[Key::Char('n')]);
+    assert_eq!(sent(&cmds), vec![json!({"t":"rematch","game":"g1"})]);
+    assert_eq!(
+        status(&app),
+        "Rematch offered (n again looks for a new opponent)"
+    );
+    let cmds = press(&mut app, now, &[Key::Char('n')]);
+    assert_eq!(sent(&cmds), vec![quick.clone()]);
+    assert_eq!(
+        status(&app),
+        "No answer to your rematch: looking for a new opponent"
+    );
+
+    // The server refuses the rematch: the opponent is away, or the game is no longer kept.
+    for (code, said) in [
+        (
+            "opponent_offline",
+            "Your opponent has left: looking for a new one",
+        ),
+        (
+            "not_found",
+            "This game can no longer be rematched: looking for a new opponent",
+        ),
+    ] {
+        let (mut app, _, now) = new(Opponent::Online, None);
+        app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
+        server(
+            &mut app,
+            now,
+            json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"resign"},"changes":{}}),
+        );
+        press(&mut app, now, &[Key::Char('n')]);
+        let cmds = server(
+            &mut app,
+            now,
+            json!({"t":"error","code":code,"message":"x","re":"rematch"}),
+        );
+        assert_eq!(sent(&cmds), vec![quick.clone()], "{code}");
+        assert_eq!(status(&app), said);
+    }
+    // A state that says the rematch is closed.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    let closed = json!({"status":"finished","result":{"winner":"red","reason":"resign"},
+                        "rematch_open": false});
+    app.handle(Event::Server(state("red", &["g3g4"], closed)), now);
+    assert_eq!(sent(&press(&mut app, now, &[Key::Char('n')])), vec![quick]);
+    // Against the server's AI, n is a rematch whoever is connected.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    let ai =
+        json!({"blue": {"name": "AI", "ai_level": 4}, "presence": {"red": true, "blue": false}});
+    app.handle(Event::Server(state("red", &["g3g4"], ai)), now);
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"resign"},"changes":{}}),
+    );
+    assert_eq!(
+        sent(&press(&mut app, now, &[Key::Char('n')])),
+        vec![json!({"t":"rematch","game":"g1"})]
+    );
 }
 
 #[test]
@@ -872,12 +1191,12 @@ fn the_changes_of_a_result_stored_late_are_shown_when_they_come() {
     );
     assert_eq!(
         app.changes_lines(),
-        vec!["Score: 10 → 12 (+2)", "Rating: 1500 → 1512 (+12)"]
+        vec!["Score: 10 -> 12 (+2)", "Rating: 1500 -> 1512 (+12)"]
     );
     app.lang = Lang::ZhHans;
     assert_eq!(
         app.changes_lines(),
-        vec!["积分：10 → 12（+2）", "等级分：1500 → 1512（+12）"]
+        vec!["积分：10 -> 12（+2）", "等级分：1500 -> 1512（+12）"]
     );
     // The state asked for again keeps them (the game's state shows them from then on).
     let told = json!({"status": "finished", "result": {"winner": "red", "reason": "resign"},
@@ -1056,6 +1375,25 @@ fn online_errors_and_disconnects_are_shown() {
     app.handle(Event::Disconnected("connection reset".into()), now);
     assert_eq!(status(&app), "Disconnected (reconnecting)");
     assert!(!app.can_move());
+    // A move typed or clicked meanwhile is said not sent (not dropped without a word).
+    let cmds = type_text(&mut app, now, "g3g4");
+    assert!(sent(&cmds).is_empty());
+    assert_eq!(
+        status(&app),
+        "Disconnected: that move was not sent (reconnecting)"
+    );
+    app.status = None;
+    app.selected = Some(Square::G3);
+    assert!(app.handle(Event::Click(Square::G4), now).is_empty());
+    assert_eq!(
+        status(&app),
+        "Disconnected: that move was not sent (reconnecting)"
+    );
+    app.selected = None;
+    app.lang = Lang::ZhHans;
+    type_text(&mut app, now, "g3g4");
+    assert_eq!(status(&app), "连接已断开，这步没有发出（正在重连）");
+    app.lang = Lang::En;
     let mut bad = state("red", &["g3g5"], json!({}));
     if let ServerMsg::Game { game } = &mut bad {
         game.id = json!("g7");
@@ -1233,6 +1571,94 @@ fn a_seat_is_disconnected_when_the_server_says_so_or_this_clients_link_is_down()
     // Offline games have no such thing.
     let (app, _, _) = new(Opponent::Hotseat, None);
     assert!(!app.seat_disconnected(Color::Red));
+}
+
+#[test]
+fn the_player_is_told_when_the_opponent_goes_away_and_comes_back() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
+    server(
+        &mut app,
+        now,
+        json!({"t":"presence","game":"g1","red":true,"blue":false}),
+    );
+    assert_eq!(
+        status(&app),
+        "Your opponent lost the connection: they lose unless they come back in time"
+    );
+    app.lang = Lang::ZhHans;
+    server(
+        &mut app,
+        now,
+        json!({"t":"presence","game":"g1","red":true,"blue":true}),
+    );
+    assert_eq!(status(&app), "对手回来了");
+    // The player's own presence, a spectator's view, a game at one keyboard: nothing said.
+    app.status = None;
+    server(
+        &mut app,
+        now,
+        json!({"t":"presence","game":"g1","red":false,"blue":true}),
+    );
+    assert!(app.status.is_none(), "{}", status(&app));
+    for you in ["x", "both"] {
+        let (mut app, _, now) = new(Opponent::Online, None);
+        let extra = if you == "x" {
+            json!({"you": null})
+        } else {
+            json!({})
+        };
+        app.handle(Event::Server(state(you, &["g3g4"], extra)), now);
+        server(
+            &mut app,
+            now,
+            json!({"t":"presence","game":"g1","red":true,"blue":false}),
+        );
+        assert!(app.status.is_none(), "{you}: {}", status(&app));
+    }
+}
+
+#[test]
+fn tab_says_how_the_animals_are_shown() {
+    let (mut app, _, now) = new(Opponent::Hotseat, None);
+    app.lang = Lang::ZhHans;
+    press(&mut app, now, &[Key::Tab]);
+    assert_eq!(app.glyphs, Glyphs::Chinese);
+    assert_eq!(status(&app), "动物显示为汉字");
+    press(&mut app, now, &[Key::Tab]);
+    assert_eq!(status(&app), "动物显示为字母");
+    app.lang = Lang::En;
+    press(&mut app, now, &[Key::Tab]);
+    assert_eq!(status(&app), "Animals shown as Chinese characters");
+}
+
+#[test]
+fn a_finished_game_watched_shows_nobody_away_and_its_clocks_at_the_end() {
+    // A finished game's stored state: both seats away, the clocks as stored, none running.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    let finished = json!({"you": null, "status": "finished",
+        "result": {"winner": "red", "reason": "resign"},
+        "clocks": {"red_ms": 41000, "blue_ms": 37000, "move_ms": null, "running": null},
+        "presence": {"red": false, "blue": false}});
+    app.handle(Event::Server(state("x", &["g3g4", "a7a6"], finished)), now);
+    assert!(app.finished());
+    for c in [Color::Red, Color::Blue] {
+        assert!(!app.seat_disconnected(c), "{c:?}");
+    }
+    let later = now + Duration::from_secs(30);
+    assert_eq!(app.clock_of(Color::Red, later), Some((Some(41000), None)));
+    assert_eq!(app.clock_of(Color::Blue, later), Some((Some(37000), None)));
+    // A game that ends while its loser is away: away no more once it is over.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    let away = json!({"presence": {"red": true, "blue": false}});
+    app.handle(Event::Server(state("red", &["g3g4"], away)), now);
+    assert!(app.seat_disconnected(Color::Blue));
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"red","reason":"disconnect"},"changes":{}}),
+    );
+    assert!(!app.seat_disconnected(Color::Blue));
 }
 
 #[test]
@@ -1722,6 +2148,85 @@ fn online_clocks_stop_where_they_were_counted_down_to_when_the_game_ends() {
 }
 
 #[test]
+fn the_keys_line_lists_only_the_keys_that_do_something_now() {
+    let has = |app: &App, key: &str| app.keys_text().split("  ").any(|k| k == key);
+    // Waiting for an opponent: no game to offer a draw in or resign.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    server(&mut app, now, json!({"t":"welcome","user":{},"games":[]}));
+    server(&mut app, now, json!({"t":"seek_created","id":"s1"}));
+    for key in ["= draw", "! resign", "u takeback", "n rematch"] {
+        assert!(!has(&app, key), "waiting: {key} in {}", app.keys_text());
+    }
+    assert!(has(&app, "? help") && has(&app, "q quit"));
+    // A live game against a person: moves, draw, resignation; no takeback nor rematch.
+    app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
+    for key in ["= draw", "! resign"] {
+        assert!(has(&app, key), "{key} missing: {}", app.keys_text());
+    }
+    for key in ["u takeback", "n rematch"] {
+        assert!(!has(&app, key), "live: {key} in {}", app.keys_text());
+    }
+    // After it: looking back, analysis and the rematch; no draw nor resignation.
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"red","reason":"resign"},"changes":{}}),
+    );
+    for key in ["n rematch", "x analyse", "Left/Right step"] {
+        assert!(has(&app, key), "{key} missing: {}", app.keys_text());
+    }
+    for key in ["= draw", "! resign", "u takeback"] {
+        assert!(!has(&app, key), "over: {key} in {}", app.keys_text());
+    }
+    app.lang = Lang::ZhHans;
+    assert!(!app.keys_text().contains("提和") && app.keys_text().contains("n 再来一盘"));
+    // Against the server's AI the takeback is there while the game is on.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &["g3g4"], blue_ai_again())), now);
+    assert!(has(&app, "u takeback") && has(&app, "! resign"));
+    assert!(!has(&app, "n rematch"));
+
+    // `x` on the final position of an online game: n means a rematch there.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    let over = json!({"fen": "", "start_fen": "l6/3R3/7/7/7/7/7/7/6L r 0 1"});
+    app.handle(Event::Server(state("red", &["d8d9"], over)), now);
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"red","reason":"den"},"changes":{}}),
+    );
+    assert!(press(&mut app, now, &[Key::Char('x')]).is_empty());
+    assert_eq!(
+        status(&app),
+        "The game is over: Left/Right step through it, n for a rematch, q to quit"
+    );
+    // A spectator's: no n at all.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(
+        Event::Server(state(
+            "x",
+            &["d8d9"],
+            json!({"you": null, "start_fen": "l6/3R3/7/7/7/7/7/7/6L r 0 1"}),
+        )),
+        now,
+    );
+    press(&mut app, now, &[Key::Char('x')]);
+    assert_eq!(
+        status(&app),
+        "The game is over: Left/Right step through it, q to quit"
+    );
+    // Offline, n is a new game.
+    let (mut app, _, now) = new(Opponent::Hotseat, Some("l6/3R3/7/7/7/7/7/7/6L r 0 1"));
+    type_text(&mut app, now, "d8d9");
+    press(&mut app, now, &[Key::Char('x')]);
+    assert!(
+        status(&app).contains("n for a new game"),
+        "{}",
+        status(&app)
+    );
+}
+
+#[test]
 fn spectators_are_told_that_hints_and_analysis_are_not_theirs_while_the_game_is_on() {
     for blue in [json!({"name": "AI", "ai_level": 4}), json!({"name": "bob"})] {
         let (mut app, _, now) = new(Opponent::Online, None);
@@ -1731,7 +2236,7 @@ fn spectators_are_told_that_hints_and_analysis_are_not_theirs_while_the_game_is_
         );
         assert!(app.spectating());
         // The keys line for a spectator offers no game actions.
-        let keys = app.keys_msg().text(Lang::En);
+        let keys = app.keys_text();
         assert!(keys.contains("q quit") && !keys.contains("resign") && !keys.contains("draw"));
         assert!(press(&mut app, now, &[Key::Char('i')]).is_empty());
         assert_eq!(status(&app), "Spectators get no hints");

@@ -193,15 +193,23 @@ fn a_long_7_3_explanation_is_shown_whole() {
         for (w, h) in [(80, 24), (64, 16), (64, 22), (64, 23), (100, 30)] {
             let s = Screen::draw(&a, w, h, now);
             assert_shown_whole(&s, &text);
-            assert_keys_shown(&s, a.t(Msg::KeysHelp));
+            assert_keys_shown(&s, &a.keys_text());
         }
-        // At 80 × 24 it is below the board, and the squares keep their two rows.
+        // At 80 × 24 the squares keep their two rows, and the keys stay where they are
+        // without the message (it does not push them aside: the screen does not jump).
         let s = Screen::draw(&a, 80, 24, now);
-        let (x, y) = s.find(&text.chars().take(8).collect::<String>()).unwrap();
-        assert_eq!((x, y), (0, 21), "{}", s.all());
         let r9 = s.find(" 9 ").unwrap().1;
         let r8 = s.find(" 8 ").unwrap().1;
         assert_eq!(r8 - r9, 2);
+        let mut quiet = a.clone();
+        quiet.status = None;
+        let q = Screen::draw(&quiet, 80, 24, now);
+        for y in 21..24 {
+            if q.row(y).trim().is_empty() {
+                continue;
+            }
+            assert_eq!(s.row(y), q.row(y), "{lang:?}:\n{}\n{}", s.all(), q.all());
+        }
     }
     // English on the smallest screen: the end of it is there, on the next row.
     let (a, now, text) = seven_three(Lang::En);
@@ -209,6 +217,45 @@ fn a_long_7_3_explanation_is_shown_whole() {
     assert!(s.all().contains("the 7-3 rule"), "{}", s.all());
     assert!(text.ends_with("moves"));
     assert!(s.block_from(0, 12).contains("last7moves"), "{}", s.all());
+}
+
+#[test]
+fn a_message_that_wraps_leaves_the_keys_where_they_are() {
+    for lang in LANGS {
+        for opponent in [Opponent::Hotseat, Opponent::Online] {
+            let (mut a, now) = app(lang, opponent, None);
+            for (w, h) in [(80, 24), (64, 16), (100, 30), (64, 23), (120, 24)] {
+                a.status = None;
+                let quiet = Screen::draw(&a, w, h, now);
+                let keys = a.keys_text();
+                let first: String = keys.chars().take(4).collect();
+                let at = quiet.find(&first).expect("keys");
+                // One line, two lines, and a long message.
+                for n in [1, 3, 8] {
+                    let text = match lang {
+                        Lang::En => "a message that goes on and on ".repeat(n),
+                        _ => "一条很长很长的消息，".repeat(n),
+                    };
+                    a.status = Some(jungle_tui::app::Status {
+                        text: text.clone(),
+                        error: true,
+                    });
+                    let s = Screen::draw(&a, w, h, now);
+                    assert_eq!(
+                        s.find(&first),
+                        Some(at),
+                        "{lang:?} {w}x{h} {n}:\n{}",
+                        s.all()
+                    );
+                    assert_keys_shown(&s, &keys);
+                    s.board_bottom();
+                    if n < 8 {
+                        assert_shown_whole(&s, &text);
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -221,7 +268,7 @@ fn an_illegal_move_into_the_water_is_explained_whole_on_the_smallest_screen() {
         assert!(text.contains("e3e4"), "{text}");
         let s = Screen::draw(&a, 64, 16, now);
         assert_shown_whole(&s, &text);
-        assert_keys_shown(&s, a.t(Msg::KeysHelp));
+        assert_keys_shown(&s, &a.keys_text());
     }
     let (mut a, now) = app(Lang::En, Opponent::Hotseat, None);
     type_move(&mut a, now, "e3e4");
@@ -307,7 +354,7 @@ fn online_players_are_shown_with_all_their_parts_at_80_by_24() {
             assert!(r.ends_with('|') || r.ends_with('│'), "{r:?}\n{all}");
         }
         s.board_bottom();
-        assert_keys_shown(&s, a.t(Msg::KeysOnline));
+        assert_keys_shown(&s, &a.keys_text());
     }
 }
 
@@ -316,13 +363,9 @@ fn both_keys_lines_are_shown_on_a_64_by_23_terminal() {
     for lang in LANGS {
         for opponent in [Opponent::Hotseat, Opponent::Online] {
             let (mut a, now) = app(lang, opponent, None);
-            let keys = a.t(if opponent == Opponent::Online {
-                Msg::KeysOnline
-            } else {
-                Msg::KeysHelp
-            });
+            let keys = a.keys_text();
             let s = Screen::draw(&a, 64, 23, now);
-            assert_keys_shown(&s, keys);
+            assert_keys_shown(&s, &keys);
             // Squares keep two rows, and the board is whole.
             let r9 = s.find(" 9 ").unwrap().1;
             let r8 = s.find(" 8 ").unwrap().1;
@@ -333,7 +376,9 @@ fn both_keys_lines_are_shown_on_a_64_by_23_terminal() {
                 a.handle(Event::Key(Key::Char('g')), now);
                 a.handle(Event::Key(Key::Char('3')), now);
                 let typed = Screen::draw(&a, 64, 23, now);
-                let label = format!("{}: g3_", a.t(Msg::MoveLabel));
+                // A Chinese label is followed by a full-width colon.
+                let colon = if lang == Lang::En { ": " } else { "：" };
+                let label = format!("{}{colon}g3_", a.t(Msg::MoveLabel));
                 assert_eq!(typed.find(&label), Some((0, 21)), "{}", typed.all());
                 for y in 0..21 {
                     assert_eq!(typed.row(y), s.row(y), "{}", typed.all());
@@ -423,7 +468,7 @@ fn a_disconnected_players_clock_says_so_without_clipping_on_the_smallest_screen(
                     let r = r.trim_end();
                     assert!(r.ends_with('|') || r.ends_with('│'), "{r:?}\n{all}");
                 }
-                assert_keys_shown(&s, a.t(Msg::KeysOnline));
+                assert_keys_shown(&s, &a.keys_text());
             }
         }
     }
@@ -534,4 +579,221 @@ fn panel_text(s: &Screen) -> String {
             })
             .collect::<String>(),
     )
+}
+
+/// The online game of [`online`] played on a few moves, then ended with `result`, with what it
+/// changed for Red (score, coins, rating).
+fn finished_online(lang: Lang, result: Value) -> (App, Instant) {
+    let (mut a, now) = online(lang);
+    for (ply, m) in ["g3g4", "a7a6", "g4g5", "a6a5", "g5g6"].iter().enumerate() {
+        let moved = json!({"t": "moved", "game": "g1", "ply": ply, "move": m,
+            "clocks": {"red_ms": 590000, "blue_ms": 595000, "move_ms": 2000, "running": "red"}});
+        a.handle(
+            Event::Server(ServerMsg::parse(&moved.to_string()).unwrap()),
+            now,
+        );
+    }
+    let ended = json!({"t": "ended", "game": "g1", "result": result,
+        "changes": {"red": {"score_before": 10, "score_after": 12, "level_before": 2,
+            "level_after": 2, "coins_before": 100, "coins_after": 90, "rating_before": 1500.0,
+            "rating_after": 1512.0}, "blue": null}});
+    a.handle(
+        Event::Server(ServerMsg::parse(&ended.to_string()).unwrap()),
+        now,
+    );
+    (a, now)
+}
+
+#[test]
+fn after_an_online_game_the_smallest_screen_keeps_the_result_changes_hint_and_moves() {
+    for lang in LANGS {
+        let (a, now) = finished_online(lang, json!({"winner": "red", "reason": "disconnect"}));
+        let s = Screen::draw(&a, 64, 16, now);
+        let all = s.all();
+        let panel = side_text(&s);
+        let result = a.result_text().unwrap();
+        assert!(panel.contains(&squeeze(&result)), "{lang:?}:\n{all}");
+        for line in a.changes_lines() {
+            assert!(panel.contains(&squeeze(&line)), "{lang:?} {line}:\n{all}");
+        }
+        // The short hint, whole, and at least the last line of the moves.
+        let hint = a.t(Msg::ReviewShort);
+        assert!(panel.contains(&squeeze(hint)), "{lang:?}:\n{all}");
+        assert!(
+            !panel.contains(&squeeze(a.t(Msg::Review))),
+            "{lang:?}:\n{all}"
+        );
+        assert!(all.contains("3. Rg6"), "{lang:?}:\n{all}");
+        // Every row of the panel ends at its border: nothing is cut inside it.
+        let bottom = s.board_bottom();
+        for y in 1..=bottom {
+            let r = s.row(y);
+            assert!(r.trim_end().ends_with(['|', '│']), "{r:?}\n{all}");
+        }
+        assert_keys_shown(&s, &a.keys_text());
+        // Where there is room, all of it is said in full.
+        let s = Screen::draw(&a, 100, 30, now);
+        assert!(
+            side_text(&s).contains(&squeeze(a.t(Msg::Review))),
+            "{}",
+            s.all()
+        );
+    }
+}
+
+#[test]
+fn a_watchers_analysis_on_the_smallest_screen_is_never_cut_mid_line() {
+    use jungle_engine::{Score, SearchLine, SearchResult};
+    for lang in LANGS {
+        let (mut a, now) = app(lang, Opponent::Online, None);
+        let g = json!({"t": "game", "game": {
+            "id": "g1", "red": {"name": "alice"}, "blue": {"name": "bob"}, "you": null,
+            "tc": {"clock_s": 600, "inc_s": 0, "move_s": 60}, "rules": "standard",
+            "moves": [{"move": "g3g4"}, {"move": "a7a6"}], "status": "finished",
+            "clocks": {"red_ms": 500000, "blue_ms": 400000, "move_ms": null, "running": null},
+            "result": {"winner": "red", "reason": "resign"},
+            "presence": {"red": false, "blue": false}}});
+        a.handle(
+            Event::Server(ServerMsg::parse(&g.to_string()).unwrap()),
+            now,
+        );
+        let cmds = a.handle(Event::Key(Key::Char('x')), now);
+        let Some(jungle_tui::app::Command::Analyse { generation, .. }) = cmds.first().cloned()
+        else {
+            panic!("no analysis: {cmds:?}")
+        };
+        let line = |score, pv: &[(jungle::Square, jungle::Square)]| SearchLine {
+            score,
+            depth: 14,
+            pv: pv.iter().map(|&(f, t)| jungle::Move::new(f, t)).collect(),
+        };
+        use jungle::Square as Sq;
+        let lines = vec![
+            line(Score::Cp(42), &[(Sq::G4, Sq::G5), (Sq::A6, Sq::A5)]),
+            line(Score::Cp(-5), &[(Sq::A3, Sq::A4)]),
+            line(Score::Den(-4), &[(Sq::F2, Sq::F3)]),
+        ];
+        let result = SearchResult {
+            best: lines[0].pv.first().copied(),
+            score: Score::Cp(42),
+            depth: 14,
+            nodes: 1,
+            pv: lines[0].pv.clone(),
+            lines,
+        };
+        a.handle(Event::Analysis { generation, result }, now);
+        let s = Screen::draw(&a, 64, 16, now);
+        let all = s.all();
+        // The evaluation whole, brackets closed.
+        let panel = side_text(&s);
+        let eval = Msg::Evaluation.text(lang);
+        let at = panel
+            .find(&squeeze(eval))
+            .unwrap_or_else(|| panic!("{lang:?}:\n{all}"));
+        let close = if lang == Lang::En { ')' } else { '）' };
+        assert!(panel[at..].contains(close), "{lang:?}:\n{all}");
+        assert!(panel.contains(&squeeze(&a.result_text().unwrap())), "{all}");
+        // Nobody is away in a finished game.
+        assert!(!all.contains(a.t(Msg::SeatDisconnected)), "{all}");
+    }
+}
+
+/// The side panel's text, all its rows inside its borders (below the board's bottom too, where
+/// it is longer), read row by row without its spaces.
+fn side_text(s: &Screen) -> String {
+    squeeze(
+        &(1..s.rows.len())
+            .filter(|&y| matches!(s.rows[y].get(33).map(String::as_str), Some("│" | "|")))
+            .map(|y| {
+                let row = &s.rows[y];
+                row[34.min(row.len())..row.len().saturating_sub(1)].concat()
+            })
+            .collect::<String>(),
+    )
+}
+
+/// East-Asian-ambiguous characters: one column in ratatui's count, two in many CJK terminals.
+const AMBIGUOUS: &str = "…“”‘’→—–·±×§";
+
+/// No ambiguous character on screen `s` (see [`AMBIGUOUS`]).
+fn assert_no_ambiguous(s: &Screen, what: &str) {
+    let all = s.all();
+    let found: Vec<char> = all.chars().filter(|c| AMBIGUOUS.contains(*c)).collect();
+    assert!(found.is_empty(), "{what}: {found:?}\n{all}");
+}
+
+#[test]
+fn chinese_screens_use_full_width_colons_and_no_ambiguous_characters() {
+    for lang in [Lang::ZhHans, Lang::ZhHant] {
+        // Connecting: the shared catalogue's "正在连接…" is shown with ASCII dots.
+        let (a, now) = app(lang, Opponent::Online, None);
+        let s = Screen::draw(&a, 80, 24, now);
+        assert_no_ambiguous(&s, "connecting");
+        assert!(s.all().contains("..."), "{}", s.all());
+        // An online game that ended, with what it changed: `->`, not an arrow.
+        let (a, now) = finished_online(lang, json!({"winner": "red", "reason": "resign"}));
+        for (w, h) in [(64, 16), (80, 24)] {
+            let s = Screen::draw(&a, w, h, now);
+            assert_no_ambiguous(&s, "changes");
+            assert!(side_text(&s).contains("10->12"), "{}", s.all());
+            // `蓝方：`, with a full-width colon.
+            let blue = Msg::Labelled.fill(
+                lang,
+                &[
+                    (
+                        "label",
+                        &jungle_tui::i18n::color_name(lang, jungle::Color::Blue),
+                    ),
+                    ("text", &""),
+                ],
+            );
+            assert!(s.all().contains(&blue), "{}", s.all());
+            assert!(!s.all().contains(": "), "{}", s.all());
+        }
+        // A typed move that cannot be read: quoted 「」.
+        let (mut a, now) = app(lang, Opponent::Hotseat, None);
+        type_move(&mut a, now, "zz");
+        let s = Screen::draw(&a, 80, 24, now);
+        assert_no_ambiguous(&s, "typed");
+        assert!(s.all().contains("「zz」"), "{}", s.all());
+        // At one keyboard each side is its player: no 朋友.
+        assert!(!s.all().contains("朋友"), "{}", s.all());
+        // The move being typed and the file asked for: full-width colons after their labels.
+        for c in "g3".chars() {
+            a.handle(Event::Key(Key::Char(c)), now);
+        }
+        let s = Screen::draw(&a, 80, 24, now);
+        assert!(
+            s.all().contains(&format!("{}：g3_", a.t(Msg::MoveLabel))),
+            "{}",
+            s.all()
+        );
+        a.handle(Event::Key(Key::Esc), now);
+        a.handle(Event::Key(Key::Char('s')), now);
+        let s = Screen::draw(&a, 80, 24, now);
+        assert!(
+            s.all().contains(&format!("{}：", a.t(Msg::SaveTo))),
+            "{}",
+            s.all()
+        );
+        assert!(!s.all().contains(": "), "{}", s.all());
+        // A spectator's mode line, without an ASCII hyphen.
+        let (mut a, now) = app(lang, Opponent::Online, None);
+        let g = json!({"t": "game", "game": {"id": "g1", "red": {"name": "alice"},
+            "blue": {"name": "bob"}, "you": null, "rules": "standard", "moves": [],
+            "status": "live", "presence": {"red": true, "blue": true}}});
+        a.handle(
+            Event::Server(ServerMsg::parse(&g.to_string()).unwrap()),
+            now,
+        );
+        let s = Screen::draw(&a, 80, 24, now);
+        assert!(s.all().contains(a.t(Msg::OnlineWatching)), "{}", s.all());
+        assert!(a.t(Msg::OnlineWatching).contains('・'));
+        assert!(!s.all().contains(" - "), "{}", s.all());
+        assert_no_ambiguous(&s, "watching");
+    }
+    // English keeps its own words (and ASCII arrows where they were ambiguous).
+    let (a, now) = finished_online(Lang::En, json!({"winner": "red", "reason": "resign"}));
+    let s = Screen::draw(&a, 80, 24, now);
+    assert!(s.all().contains("Score: 10 -> 12 (+2)"), "{}", s.all());
 }

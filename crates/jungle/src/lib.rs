@@ -44,7 +44,7 @@ pub use outcome::{Outcome, Termination};
 pub use perft::{perft, perft_divide};
 pub use piece::Piece;
 pub use position::{IllegalMove, Position};
-pub use record::{GameRecord, ParseRecordError, RecordError};
+pub use record::{GameRecord, ParseRecordError, ParseRecordErrorKind, RecordError};
 pub use role::{ByRole, Role};
 pub use rules::{ParseRulesError, Rules};
 pub use san::{MoveError, MoveText, ParseMoveError, San};

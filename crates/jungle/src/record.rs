@@ -39,15 +39,128 @@ fn is_result(s: &str) -> bool {
     RESULTS.contains(&s)
 }
 
-/// An error reading a game record: the line and column (1-based) and what is wrong.
+/// An error reading a game record: the line and column (1-based) and what is wrong, in English
+/// (`message`) and as data (`kind`, for a message in the reader's language).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseRecordError {
     /// Line, 1-based.
     pub line: usize,
     /// Column in characters, 1-based.
     pub column: usize,
-    /// What is wrong.
+    /// What is wrong (the English text of `kind`).
     pub message: String,
+    /// What is wrong, as data.
+    pub kind: ParseRecordErrorKind,
+}
+
+/// What is wrong with a game record's text ([`ParseRecordError::kind`]); its English text is
+/// [`ParseRecordError::message`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseRecordErrorKind {
+    /// A tag after the moves or the result.
+    TagAfterMoves,
+    /// `[` without a tag name after it.
+    NoTagName,
+    /// A tag name without `"` to open its value.
+    TagValueNotOpened {
+        /// The tag's name.
+        tag: String,
+    },
+    /// A tag's value not closed before the end of the text.
+    TagValueNotClosed {
+        /// The tag's name.
+        tag: String,
+    },
+    /// A tag's value running past the end of its line.
+    TagValuePastLineEnd {
+        /// The tag's name.
+        tag: String,
+    },
+    /// A tag's value without `]` after it.
+    TagNotClosed {
+        /// The tag's name.
+        tag: String,
+    },
+    /// A `[Result]` tag whose value is not `1-0`, `0-1`, `1/2-1/2` or `*`.
+    ResultTagNotAResult {
+        /// The tag's value.
+        value: String,
+    },
+    /// A `[Result]` tag that disagrees with an earlier one.
+    ResultTagsDisagree {
+        /// This tag's value.
+        value: String,
+        /// The earlier tag's value.
+        first: String,
+        /// The earlier tag's line, 1-based.
+        line: usize,
+        /// The earlier tag's column, 1-based.
+        column: usize,
+    },
+    /// A comment `{` not closed.
+    CommentNotClosed,
+    /// Text after the result token.
+    AfterResult {
+        /// The token after the result.
+        token: String,
+    },
+    /// The result token after the moves disagrees with the `[Result]` tag.
+    ResultDisagreesWithTag {
+        /// The result token.
+        result: String,
+        /// The `[Result]` tag's value.
+        tag: String,
+        /// The tag's line, 1-based.
+        line: usize,
+        /// The tag's column, 1-based.
+        column: usize,
+    },
+    /// A token of the movetext that is not a move (the error's column is where in it).
+    BadMove(ParseMoveError),
+}
+
+impl fmt::Display for ParseRecordErrorKind {
+    /// The English text ([`ParseRecordError::message`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ParseRecordErrorKind as K;
+        match self {
+            K::TagAfterMoves => f.write_str("a tag after the moves"),
+            K::NoTagName => f.write_str("expected a tag name after `[`"),
+            K::TagValueNotOpened { tag } => {
+                write!(f, "expected `\"` to open the value of tag {tag}")
+            }
+            K::TagValueNotClosed { tag } => write!(f, "the value of tag {tag} is not closed"),
+            K::TagValuePastLineEnd { tag } => {
+                write!(f, "the value of tag {tag} runs past the line end")
+            }
+            K::TagNotClosed { tag } => write!(f, "expected `]` to close tag {tag}"),
+            K::ResultTagNotAResult { value } => write!(
+                f,
+                "the [Result] tag `{value}` is not a result (1-0, 0-1, 1/2-1/2 or *)"
+            ),
+            K::ResultTagsDisagree {
+                value,
+                first,
+                line,
+                column,
+            } => write!(
+                f,
+                "the [Result] tag `{value}` disagrees with the [Result] tag `{first}` at line {line}, column {column}"
+            ),
+            K::CommentNotClosed => f.write_str("a comment `{` is not closed"),
+            K::AfterResult { token } => write!(f, "`{token}` after the result"),
+            K::ResultDisagreesWithTag {
+                result,
+                tag,
+                line,
+                column,
+            } => write!(
+                f,
+                "the result `{result}` disagrees with the [Result] tag `{tag}` at line {line}, column {column}"
+            ),
+            K::BadMove(e) => f.write_str(&e.message),
+        }
+    }
 }
 
 impl fmt::Display for ParseRecordError {
@@ -408,11 +521,13 @@ impl FromStr for GameRecord {
                 i += 1;
             }};
         }
-        let err = |line: usize, column: usize, message: String| ParseRecordError {
+        let err = |line: usize, column: usize, kind: ParseRecordErrorKind| ParseRecordError {
             line,
             column,
-            message,
+            message: kind.to_string(),
+            kind,
         };
+        use ParseRecordErrorKind as K;
         while i < chars.len() {
             let c = chars[i];
             if c.is_whitespace() {
@@ -425,7 +540,7 @@ impl FromStr for GameRecord {
             }
             if c == '[' {
                 if !rec.moves.is_empty() || result_seen {
-                    return Err(err(line, col, "a tag after the moves".into()));
+                    return Err(err(line, col, K::TagAfterMoves));
                 }
                 let (tl, tc) = (line, col);
                 bump!();
@@ -435,27 +550,19 @@ impl FromStr for GameRecord {
                     bump!();
                 }
                 if name.is_empty() {
-                    return Err(err(line, col, "expected a tag name after `[`".into()));
+                    return Err(err(line, col, K::NoTagName));
                 }
                 while i < chars.len() && chars[i].is_whitespace() {
                     bump!();
                 }
                 if i >= chars.len() || chars[i] != '"' {
-                    return Err(err(
-                        line,
-                        col,
-                        format!("expected `\"` to open the value of tag {name}"),
-                    ));
+                    return Err(err(line, col, K::TagValueNotOpened { tag: name }));
                 }
                 bump!();
                 let mut value = String::new();
                 loop {
                     if i >= chars.len() {
-                        return Err(err(
-                            tl,
-                            tc,
-                            format!("the value of tag {name} is not closed"),
-                        ));
+                        return Err(err(tl, tc, K::TagValueNotClosed { tag: name }));
                     }
                     match chars[i] {
                         '"' => break,
@@ -463,13 +570,7 @@ impl FromStr for GameRecord {
                             bump!();
                             value.push(chars[i]);
                         }
-                        '\n' => {
-                            return Err(err(
-                                line,
-                                col,
-                                format!("the value of tag {name} runs past the line end"),
-                            ))
-                        }
+                        '\n' => return Err(err(line, col, K::TagValuePastLineEnd { tag: name })),
                         ch => value.push(ch),
                     }
                     bump!();
@@ -483,7 +584,7 @@ impl FromStr for GameRecord {
                     bump!();
                 }
                 if i >= chars.len() || chars[i] != ']' {
-                    return Err(err(line, col, format!("expected `]` to close tag {name}")));
+                    return Err(err(line, col, K::TagNotClosed { tag: name }));
                 }
                 bump!();
                 // Control characters (a tab, DEL, an escaped newline) become spaces, as
@@ -491,22 +592,19 @@ impl FromStr for GameRecord {
                 let value = tag_value(&value);
                 if name == "Result" {
                     if !is_result(&value) {
-                        return Err(err(
-                            tl,
-                            tc,
-                            format!(
-                                "the [Result] tag `{value}` is not a result (1-0, 0-1, 1/2-1/2 or *)"
-                            ),
-                        ));
+                        return Err(err(tl, tc, K::ResultTagNotAResult { value }));
                     }
                     match &result_tag {
                         Some((first, fl, fc)) if *first != value => {
                             return Err(err(
                                 tl,
                                 tc,
-                                format!(
-                                    "the [Result] tag `{value}` disagrees with the [Result] tag `{first}` at line {fl}, column {fc}"
-                                ),
+                                K::ResultTagsDisagree {
+                                    value,
+                                    first: first.clone(),
+                                    line: *fl,
+                                    column: *fc,
+                                },
                             ))
                         }
                         Some(_) => {}
@@ -522,7 +620,7 @@ impl FromStr for GameRecord {
                     bump!();
                 }
                 if i >= chars.len() {
-                    return Err(err(cl, cc, "a comment `{` is not closed".into()));
+                    return Err(err(cl, cc, K::CommentNotClosed));
                 }
                 bump!();
                 continue;
@@ -536,16 +634,19 @@ impl FromStr for GameRecord {
                 bump!();
             }
             if result_seen {
-                return Err(err(tl, tc, format!("`{tok}` after the result")));
+                return Err(err(tl, tc, K::AfterResult { token: tok }));
             }
             if is_result(&tok) {
                 if let Some((tag, rl, rc)) = result_tag.as_ref().filter(|(t, ..)| *t != tok) {
                     return Err(err(
                         tl,
                         tc,
-                        format!(
-                            "the result `{tok}` disagrees with the [Result] tag `{tag}` at line {rl}, column {rc}"
-                        ),
+                        K::ResultDisagreesWithTag {
+                            result: tok,
+                            tag: tag.clone(),
+                            line: *rl,
+                            column: *rc,
+                        },
                     ));
                 }
                 rec.result = tok;
@@ -564,7 +665,7 @@ impl FromStr for GameRecord {
             let offset = tok.chars().count() - rest.chars().count();
             let mt: MoveText = rest
                 .parse()
-                .map_err(|e: ParseMoveError| err(tl, tc + offset + e.position, e.message))?;
+                .map_err(|e: ParseMoveError| err(tl, tc + offset + e.position, K::BadMove(e)))?;
             rec.moves.push(mt);
         }
         if let (false, Some((tag, ..))) = (result_seen, result_tag) {
@@ -625,5 +726,92 @@ impl fmt::Display for GameRecord {
         }
         push(&mut line, result, f)?;
         writeln!(f, "{line}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each fault of a record's text (RULES §10) has its kind as data, and its English message
+    /// is the kind's text, as it always was.
+    #[test]
+    fn every_fault_of_a_records_text_has_a_kind_and_its_english_message() {
+        use ParseRecordErrorKind as K;
+        let tag = |t: &str| t.to_string();
+        let cases: Vec<(&str, K, &str)> =
+            vec![
+            ("1. Rg4 [Event \"x\"]", K::TagAfterMoves, "a tag after the moves"),
+            ("[ \"x\"]", K::NoTagName, "expected a tag name after `[`"),
+            (
+                "[Event x]",
+                K::TagValueNotOpened { tag: tag("Event") },
+                "expected `\"` to open the value of tag Event",
+            ),
+            (
+                "[Event \"x",
+                K::TagValueNotClosed { tag: tag("Event") },
+                "the value of tag Event is not closed",
+            ),
+            (
+                "[Event \"x\n\"]",
+                K::TagValuePastLineEnd { tag: tag("Event") },
+                "the value of tag Event runs past the line end",
+            ),
+            (
+                "[Event \"x\" y",
+                K::TagNotClosed { tag: tag("Event") },
+                "expected `]` to close tag Event",
+            ),
+            (
+                "[Result \"2-0\"]",
+                K::ResultTagNotAResult { value: tag("2-0") },
+                "the [Result] tag `2-0` is not a result (1-0, 0-1, 1/2-1/2 or *)",
+            ),
+            (
+                "[Result \"1-0\"]\n[Result \"0-1\"]",
+                K::ResultTagsDisagree {
+                    value: tag("0-1"),
+                    first: tag("1-0"),
+                    line: 1,
+                    column: 1,
+                },
+                "the [Result] tag `0-1` disagrees with the [Result] tag `1-0` at line 1, column 1",
+            ),
+            ("1. Rg4 {x", K::CommentNotClosed, "a comment `{` is not closed"),
+            (
+                "1. Rg4 * Ra6",
+                K::AfterResult { token: tag("Ra6") },
+                "`Ra6` after the result",
+            ),
+            (
+                "[Result \"1-0\"]\n\n1. Rg4 *",
+                K::ResultDisagreesWithTag {
+                    result: tag("*"),
+                    tag: tag("1-0"),
+                    line: 1,
+                    column: 1,
+                },
+                "the result `*` disagrees with the [Result] tag `1-0` at line 1, column 1",
+            ),
+        ];
+        for (text, kind, message) in cases {
+            let e = text.parse::<GameRecord>().unwrap_err();
+            assert_eq!(e.kind, kind, "{text:?}");
+            assert_eq!(e.message, message, "{text:?}");
+            assert_eq!(e.kind.to_string(), message, "{text:?}");
+        }
+        // A token that is not a move: the move reader's error, at its character.
+        let e = "1. Rg4 Zz9 *".parse::<GameRecord>().unwrap_err();
+        let K::BadMove(m) = &e.kind else {
+            panic!("{e:?}")
+        };
+        assert_eq!(m.text, "Zz9");
+        assert_eq!(e.message, m.message);
+        assert_eq!((e.line, e.column), (1, 8));
+        assert_eq!(
+            e.to_string(),
+            format!("invalid game record at line 1, column 8: {}", m.message)
+        );
     }
 }
