@@ -11,6 +11,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// The opening suite shipped with the project (`openings/suite.txt`), `jungle match`'s default.
+const SHIPPED_OPENINGS: &str = include_str!("../../../openings/suite.txt");
+
 /// Arguments of `jungle engine` (none: everything is set through the protocol).
 #[derive(Args)]
 pub struct EngineArgs {}
@@ -72,9 +75,10 @@ struct MatchOpts {
     /// (`setoption name Rules value …`) before their other options.
     #[arg(long, default_value = "standard")]
     rules: String,
-    /// Opening suite (one line of moves per opening).
-    #[arg(long, default_value = "openings/suite.txt")]
-    openings: PathBuf,
+    /// Opening suite (one line of moves per opening); default: the shipped
+    /// `openings/suite.txt`, built into the binary (so any working directory will do).
+    #[arg(long)]
+    openings: Option<PathBuf>,
     /// Start at this opening of the suite (0 = the first), wrapping around, so that a run split
     /// over several sittings can go on where the last one stopped.
     #[arg(long, default_value_t = 0)]
@@ -235,7 +239,10 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
         [e0, e1] => bail!("--sprt needs ELO0 < ELO1, not {e0} and {e1}"),
         _ => bail!("--sprt needs two Elo values, ELO0 < ELO1"),
     };
-    let mut openings = matches::load_openings(&a.openings, rules)?;
+    let mut openings = match &a.openings {
+        Some(path) => matches::load_openings(path, rules)?,
+        None => matches::parse_openings(SHIPPED_OPENINGS, rules)?,
+    };
     // The suite is never empty (`load_openings` refuses that).
     let first = a.opening_offset % openings.len();
     openings.rotate_left(first);

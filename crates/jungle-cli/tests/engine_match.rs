@@ -163,6 +163,48 @@ fn self_match_at_low_depth() {
 }
 
 #[test]
+fn the_shipped_suite_is_the_default_from_any_directory() {
+    // Run from a directory without `openings/`: the suite is built into the binary.
+    let pgn = temp("default.pgn");
+    let me = format!("{} engine", env!("CARGO_BIN_EXE_jungle"));
+    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["match", "--engine", &me, "--engine", &me])
+        .args([
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ])
+        .current_dir(pgn.parent().unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The first opening of the shipped suite, in both games.
+    let first: Vec<String> = std::fs::read_to_string(openings())
+        .unwrap()
+        .lines()
+        .map(|l| l.split('#').next().unwrap().trim())
+        .find(|l| !l.is_empty())
+        .unwrap()
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    for game in replayed_games(&pgn) {
+        let played: Vec<String> = game.plies()[..first.len()]
+            .iter()
+            .map(|p| p.mv.to_string())
+            .collect();
+        assert_eq!(played, first);
+    }
+}
+
+#[test]
 fn games_replayed_at_a_fixed_depth_are_counted_and_warned_about() {
     let pgn = temp("repeats.pgn");
     let out = one_opening_match("one-opening.txt", &["--games", "6", "--depth", "2"], &pgn);
