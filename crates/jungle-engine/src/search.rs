@@ -641,6 +641,51 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Completes the line of a den score (display only: the search is untouched). Table cutoffs
+    /// and the den-race checks, which store no move, cut a principal variation short
+    /// (`score den 3 pv d6d7 a1b1 d7d8`), while a forced den race has a known length. The line
+    /// goes on with the table's move where it has a legal one, else a move that wins at once,
+    /// else (for the side that loses) its first legal move, until it is as long as the score
+    /// says or the game is over.
+    fn extend_den_pv(&self, root: &Position, pv: &mut Vec<Move>, score: i32) {
+        if score.abs() < MATE_BOUND {
+            return;
+        }
+        let plies = (MATE - score.abs()).max(0) as usize;
+        let mut pos = *root;
+        for &m in pv.iter() {
+            pos.play_unchecked(m);
+        }
+        while pv.len() < plies && pos.outcome().is_none() {
+            let moves = pos.legal_moves();
+            let from_table = self
+                .shared
+                .tt
+                .probe(pos.hash())
+                .and_then(|e| e.mv)
+                .filter(|&m| pos.is_legal(m));
+            let wins_now = || {
+                moves.iter().copied().find(|&m| {
+                    let mut after = pos;
+                    after.play_unchecked(m);
+                    after
+                        .outcome()
+                        .is_some_and(|o| o.winner == Some(pos.turn()))
+                })
+            };
+            // The root's mover plays the line's even plies, and wins when the score is positive.
+            let winner_to_move = (pv.len() % 2 == 0) == (score > 0);
+            let next = from_table.or_else(wins_now).or_else(|| {
+                (!winner_to_move)
+                    .then(|| moves.iter().next().copied())
+                    .flatten()
+            });
+            let Some(m) = next else { break };
+            pv.push(m);
+            pos.play_unchecked(m);
+        }
+    }
+
     /// Searches the root moves to `depth` in the window; the moves are reordered best first.
     /// `first` says that `moves` are all the root moves (not those left for a further line of
     /// several, [`crate::EngineOptions::multi_pv`]): only then is the result the position's own,
@@ -689,6 +734,7 @@ impl<'a> Searcher<'a> {
                 if score > alpha || best.is_none() {
                     let mut pv = vec![m];
                     pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+                    self.extend_den_pv(pos, &mut pv, score);
                     best = Some(RootResult {
                         best: m,
                         score,

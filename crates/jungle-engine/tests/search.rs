@@ -74,6 +74,32 @@ fn finds_den_in_three() {
     assert_eq!(r.best, Some(Move::new(Square::D6, Square::D7)));
 }
 
+/// The side that wins at the end of `pv` played from `g`, if the line ends the game.
+fn line_winner(g: &Game, pv: &[Move]) -> Option<jungle::Color> {
+    let mut g = g.clone();
+    for &m in pv {
+        g.play(m).expect("a legal line");
+    }
+    g.outcome().and_then(|o| o.winner)
+}
+
+#[test]
+fn a_den_race_is_shown_to_its_end() {
+    // The table and the den-race checks cut the line short (it stopped at d7d8); the score says
+    // how long it is.
+    let g = game("7/7/7/3D3/7/7/7/7/r6 r 0 1");
+    let r = search(&g, 8);
+    assert_eq!(r.score, Score::Den(3));
+    assert_eq!(r.pv.len(), 5, "pv {:?}", r.pv);
+    assert_eq!(line_winner(&g, &r.pv), Some(jungle::Color::Red));
+    // The losing side's line too: Blue's wolf and cat at the red den's doors.
+    let g = game("7/7/7/7/7/7/3T3/2w1c2/7 r 0 1");
+    let r = search(&g, 6);
+    assert_eq!(r.score, Score::Den(-2));
+    assert_eq!(r.pv.len(), 4, "pv {:?}", r.pv);
+    assert_eq!(line_winner(&g, &r.pv), Some(jungle::Color::Blue));
+}
+
 #[test]
 fn stops_a_den_entry_in_one_rather_than_win_material() {
     // Blue's wolf is on d2, next to the red den. Red's elephant could take the blue lion on a6,
