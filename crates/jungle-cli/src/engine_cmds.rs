@@ -213,6 +213,22 @@ pub fn run_match(a: MatchArgs) -> Result<ExitCode> {
     if a.engines.len() != 2 {
         bail!("give exactly two --engine commands");
     }
+    if a.names.len() > 2 {
+        bail!("give --name at most twice (the first engine's name, then the second's)");
+    }
+    if let Some(bad) = a
+        .names
+        .iter()
+        .find(|n| n.trim().is_empty() || n.contains(['\n', '\r']))
+    {
+        bail!("an engine name must be one line, not empty: {bad:?}");
+    }
+    if a.names.len() == 2 && a.names[0] == a.names[1] {
+        bail!(
+            "the two engines need different names (both are {:?})",
+            a.names[0]
+        );
+    }
     let rules: Rules = a.rules.parse()?;
     let names = [
         a.names.first().cloned().unwrap_or_else(|| "A".into()),

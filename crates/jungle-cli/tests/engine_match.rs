@@ -403,6 +403,14 @@ fn zero_games_or_zero_concurrency_is_a_usage_error() {
         (&["--option1", "=3"][..], "`=3` is not `Name=Value`"),
         (&["--option2", " =3"][..], "` =3` is not `Name=Value`"),
         (&["--option1", "Level"][..], "`Level` is not `Name=Value`"),
+        // Names: two at most, one line each, and not the same (the results name them).
+        (
+            &["--name", "a", "--name", "b", "--name", "c"][..],
+            "at most twice",
+        ),
+        (&["--name", "a\nb"][..], "one line"),
+        (&["--name", " "][..], "one line"),
+        (&["--name", "x", "--name", "x"][..], "different names"),
     ] {
         let out = run_match([&me, &me], args);
         let err = String::from_utf8_lossy(&out.stderr);
