@@ -43,7 +43,7 @@ test('every dynamic key family has all its members', () => {
     ...['fields', 'ranks', 'char', 'rank_files', 'turn', 'counters', 'move_number_zero', 'too_long'].map((c) => `jfen_${c}`),
     ...['duplicate', 'own_den', 'in_water', 'empty', 'both_won', 'move_number_zero'].map((c) => `position_${c}`),
     'red', 'blue', 'random_color', 'login', 'register', 'move_empty', 'move_syntax', 'move_illegal', 'move_no_piece', 'move_same_square', 'move_no_change',
-    'end_aborted', 'end_aborted_you', 'end_wipeout_yours',
+    'end_aborted', 'end_aborted_you', 'end_aborted_by', 'end_wipeout_yours',
   ];
   assert.deepEqual(need.filter((k) => !(k in CATALOGUE)), []);
 });
@@ -213,6 +213,9 @@ test('the end of a game is said with its subject, from the viewer\'s side, in ea
   // An abort, said to the one who asked for it, and to everyone else.
   assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'red', abortedByYou: true }), '你在双方都走棋之前取消了对局，不算输赢');
   assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'blue' }), '对局在双方都走棋之前被取消了，不算输赢');
+  // `ended` says who aborted: the other side is told it, and the side that did is "you".
+  assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'blue', abortedBy: 'red' }), '红方在双方都走棋之前取消了对局，不算输赢');
+  assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'red', abortedBy: 'red' }), '你在双方都走棋之前取消了对局，不算输赢');
   assert.equal(endText({ winner: 'red', reason: 'no-moves' }, { you: 'blue' }), '轮到你走，可是你一步也走不了，判负');
   assert.equal(endText({ winner: null, reason: 'draw-plies' }, { rules: 'standard' }), '双方连续 100 个回合谁也没吃到谁，按规则算和棋');
   assert.equal(endText({ winner: null, reason: 'draw-plies' }, { rules: 'no_7_3,draw_plies=60' }), '双方连续 30 个回合谁也没吃到谁，按规则算和棋');
@@ -233,6 +236,7 @@ test('the end of a game is said with its subject, from the viewer\'s side, in ea
   // Sentence case, as every end sentence.
   assert.equal(endText({ winner: null, reason: 'aborted' }), 'The game was called off before both sides had moved: nobody wins or loses');
   assert.equal(endText({ winner: null, reason: 'aborted' }, { abortedByYou: true }), 'You called the game off before both sides had moved: nobody wins or loses');
+  assert.equal(endText({ winner: null, reason: 'aborted' }, { abortedBy: 'blue' }), 'Blue called the game off before both sides had moved: nobody wins or loses');
   assert.equal(endText({ winner: 'blue', reason: 'wipeout' }, { you: 'blue' }), "You captured every one of Red's animals!");
   // Every documented reason that has a loser has both its sentences, each naming the side.
   for (const r of ['den', 'wipeout', 'no_moves', 'time', 'timeouts', 'resign', 'left', 'disconnect']) {

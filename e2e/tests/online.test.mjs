@@ -142,7 +142,8 @@ test('two players register, pair by challenge link and play to a den win', async
   // and shows no table of changes. A new game is the way on: no rematch is offered.
   const aborted = await endingText(alice.page);
   assert.match(aborted, /Game aborted/);
-  assert.match(aborted, /The game was called off before both sides had moved: nobody wins or loses/);
+  // Alice is told who did: Bob, playing Red.
+  assert.match(aborted, /Red called the game off before both sides had moved: nobody wins or loses/);
   assert.match(await endingText(bob.page), /You called the game off before both sides had moved: nobody wins or loses/);
   assert.equal(await alice.page.locator('dialog.modal[open] table.changes').count(), 0);
   assert.deepEqual(await alice.page.locator('dialog.modal[open] .modal-buttons button').allInnerTexts(), ['New game', 'Close']);
@@ -293,6 +294,22 @@ test('the lobby pairs a seek; a dropped connection comes back by itself; a draw 
   await blue.page.evaluate(() => window.jungle.socket.ws && window.jungle.socket.ws.close());
   await blue.page.locator('[data-test=conn].closed, [data-test=conn].connecting').waitFor();
   await red.page.locator('[data-test=presence-blue].off').waitFor();
+  await red.page.locator('#toasts .toast', { hasText: 'Your opponent lost the connection' }).waitFor();
+  // Blue's box counts down the reconnect grace (the e2e server's is the default 60 s), second by
+  // second with the clocks.
+  const away = red.page.locator('[data-test=presence-blue]');
+  const leftOf = async () => {
+    const m = /^Disconnected: (\d+) s left to return$/.exec(await away.innerText());
+    assert.ok(m, await away.innerText());
+    return Number(m[1]);
+  };
+  const first = await leftOf();
+  assert.ok(first > 30 && first <= 60, `${first}`);
+  await red.page.waitForFunction((n) => {
+    const m = /(\d+) s left/.exec(document.querySelector('[data-test=presence-blue]').textContent);
+    return m && Number(m[1]) < n;
+  }, first, { timeout: 5000 });
+  assert.ok((await leftOf()) < first);
   await shot(red.page, 'opponent-disconnected');
   await clickMove(red.page, 'g4g5');
 
@@ -301,6 +318,7 @@ test('the lobby pairs a seek; a dropped connection comes back by itself; a draw 
   await blue.page.locator('[data-test=conn].open').waitFor({ state: 'attached', timeout: 20000 });
   await waitMoves(blue.page, 3);
   await red.page.locator('[data-test=presence-blue].on').waitFor();
+  await red.page.locator('#toasts .toast', { hasText: 'Your opponent is back' }).waitFor();
   assert.equal(await blue.page.locator('.board [data-sq="g5"] .piece.red[data-role="R"]').count(), 1);
   await clickMove(blue.page, 'a6a5');
   await waitMoves(red.page, 4);

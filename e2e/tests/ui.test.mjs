@@ -879,7 +879,10 @@ test('a phone lobby: a guest\'s seek reads casual, Accept is on the screen; the 
   assert.match(text, /对局已取消/);
   assert.match(text, /你在双方都走棋之前取消了对局，不算输赢/);
   assert.doesNotMatch(text, /再来一盘/);
-  assert.match(await endingText(seeker.page), /Game aborted\s+The game was called off before both sides had moved: nobody wins or loses/);
+  // The seeker is told who called it off: the side of the phone's player.
+  const by = await page.locator('.player.bottom .pinfo').getAttribute('data-color');
+  const side = by === 'red' ? 'Red' : 'Blue';
+  assert.match(await endingText(seeker.page), new RegExp(`Game aborted\\s+${side} called the game off before both sides had moved: nobody wins or loses`));
   assert.deepEqual(page.errors, []);
   assert.deepEqual(seeker.page.errors, []);
 });

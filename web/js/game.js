@@ -79,6 +79,8 @@ export function mountGame(root, id, ctx) {
   let positions = [];
   let viewPly = null; // null = follow the live position
   let clockBase = null;
+  // The reconnect grace of each away seat (`away_ms`, doc/protocol.md), counted down from receipt.
+  let awayBase = null;
   let orientation = null;
   let showRanks = localStorage.getItem('jungle.ranks') === '1';
   let lastLowBeep = 0;
@@ -93,8 +95,10 @@ export function mountGame(root, id, ctx) {
   let destroyed = false;
   // The open confirmations (abort, resign): each closed once what it asks is no longer possible.
   const asking = new Map();
-  // This tab asked for the game's abort (the server's `ended` does not say who did).
+  // This tab asked for the game's abort (after a reload, the game's state does not say who did).
   let abortedHere = false;
+  // The side that aborted the game, as its `ended` said.
+  let abortedBy = null;
   // The toast of the other side's draw offer: it goes when the offer does.
   let drawToast = null;
 
@@ -190,6 +194,7 @@ export function mountGame(root, id, ctx) {
     applyChanges(g.changes);
     positions = positionsOf(g.start_fen, g.moves || []);
     clockBase = g.clocks ? { ...g.clocks, at: performance.now() } : null;
+    awayBase = g.away_ms ? { ...g.away_ms, at: performance.now() } : null;
     if (orientation === null) orientation = g.you === 'blue' ? 'blue' : 'red';
     if (g.status !== 'live') viewPly = viewPly === null ? positions.length - 1 : viewPly;
     else viewPly = null;
@@ -249,6 +254,20 @@ export function mountGame(root, id, ctx) {
     return c;
   }
 
+  /** The ms left before `color`, away, loses by disconnect; null when it is not away. The grace
+   * is cut to that side's clock if it runs out first (doc/protocol.md): the smaller is the end. */
+  function awayLeft(color) {
+    if (!awayBase || awayBase[color] == null || !isLive()) return null;
+    let left = Math.max(0, awayBase[color] - (performance.now() - awayBase.at));
+    const c = clockNow();
+    if (c && c.running === color && c[`${color}_ms`] != null) left = Math.min(left, c[`${color}_ms`]);
+    return left;
+  }
+  function offlineText(color) {
+    const left = awayLeft(color);
+    return left == null ? t('offline') : t('offline_left', { n: Math.ceil(left / 1000) });
+  }
+
   function playerBox(color) {
     const p = g[color];
     const c = clockNow();
@@ -262,7 +281,7 @@ export function mountGame(root, id, ctx) {
       // The other player's presence (one's own goes without saying: the header tells a lost connection).
       p && !p.ai_level && isLive() && g.you !== 'both' && g.you !== color ? h('span', {
         class: `presence ${online ? 'on' : 'off'}`, 'data-test': `presence-${color}`, title: online ? t('online') : t('offline'),
-      }, online ? t('online') : t('offline')) : null,
+      }, online ? t('online') : offlineText(color)) : null,
       g.you === color ? h('span', { class: 'you-tag' }, t('you')) : null);
     const captured = h('div', { class: 'captured', 'aria-label': t('captured_by', { side: t(color) }) });
     const pos = currentPos();
@@ -310,6 +329,10 @@ export function mountGame(root, id, ctx) {
 
   function tickClocks() {
     if (destroyed || !g) return;
+    for (const color of ['red', 'blue']) {
+      const el = g.presence && g.presence[color] === false && root.querySelector(`[data-test=presence-${color}]`);
+      if (el) el.textContent = offlineText(color);
+    }
     const c = clockNow();
     if (!c || !c.running) return;
     // Only the running clock and the move timer change between messages: update them in place.
@@ -355,7 +378,7 @@ export function mountGame(root, id, ctx) {
     // The animal on the den it entered, in the final position.
     const end = positions[positions.length - 1];
     const inDen = end && result && result.winner && end.board.get(result.winner === 'red' ? 'd9' : 'd1');
-    return endText(result, { you: myColor(), animal: inDen ? inDen.role : null, rules: g && g.rules, abortedByYou: abortedHere });
+    return endText(result, { you: myColor(), animal: inDen ? inDen.role : null, rules: g && g.rules, abortedByYou: abortedHere, abortedBy });
   }
 
   function btn(label, onclick, test, extra = {}) {
@@ -806,7 +829,16 @@ export function mountGame(root, id, ctx) {
         break;
       case 'presence':
         if (!g) return;
-        g.presence = { red: msg.red, blue: msg.blue };
+        {
+          // To the player left at the board: the opponent dropped, or came back.
+          const me = myColor();
+          const was = g.presence ? g.presence[OTHER[me]] : true;
+          const now = me ? msg[OTHER[me]] : null;
+          g.presence = { red: msg.red, blue: msg.blue };
+          g.away_ms = msg.away_ms || null;
+          awayBase = g.away_ms ? { ...g.away_ms, at: performance.now() } : null;
+          if (me && isLive() && !opponentIsAi() && was !== now) toast(t(now ? 'opponent_back' : 'opponent_away'));
+        }
         render();
         break;
       case 'ended':
@@ -825,6 +857,7 @@ export function mountGame(root, id, ctx) {
         g.forbidden = {};
         viewPly = positions.length - 1;
         ended = msg;
+        abortedBy = msg.by || null;
         sound.play('end');
         announce(statusText());
         render();

@@ -112,9 +112,10 @@ const OTHER = { red: 'blue', blue: 'red' };
  * resigned, whose time ran out. `result`: the server's `{winner, reason}`; `you`: the viewer's
  * side (`red`/`blue`; anything else names both sides by colour); `animal`: the letter of the
  * animal that made the last move (a den entry names it); `rules`: the game's rule set (the
- * no-capture draw's count, RULES §6.4 and §9); `abortedByYou`: this tab asked for the abort.
+ * no-capture draw's count, RULES §6.4 and §9); `abortedByYou`: this tab asked for the abort;
+ * `abortedBy`: the side that aborted, as `ended` says it (unknown after a reload).
  */
-export function endText(result, { you, animal, rules, abortedByYou } = {}) {
+export function endText(result, { you, animal, rules, abortedByYou, abortedBy } = {}) {
   if (!result) return '';
   const reason = String(result.reason).replace('-', '_');
   if (reason === 'draw_plies') {
@@ -122,8 +123,11 @@ export function endText(result, { you, animal, rules, abortedByYou } = {}) {
     return t('end_draw_plies', { n: Math.ceil((n ? Number(n[1]) : 200) / 2) });
   }
   if (reason === 'agreed') return t('end_agreed');
-  // Who aborted, the server does not say: the tab that asked knows it was its player.
-  if (reason === 'aborted') return t(abortedByYou ? 'end_aborted_you' : 'end_aborted');
+  // Who aborted: `ended` says (`by`); the game's state does not, but the tab that asked knows.
+  if (reason === 'aborted') {
+    if (abortedByYou || (abortedBy && abortedBy === you)) return t('end_aborted_you');
+    return abortedBy in OTHER ? t('end_aborted_by', { side: t(abortedBy) }) : t('end_aborted');
+  }
   const winner = result.winner;
   // Said of the side that lost; an unknown reason (or a den entry whose animal is unknown) by
   // its short words.

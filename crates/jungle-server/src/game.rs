@@ -317,6 +317,8 @@ struct Actor {
     stamps: Vec<PlyStamp>,
     presence: ByColor<bool>,
     grace_deadline: ByColor<Option<i64>>,
+    /// The side that aborted the game (told in `ended`).
+    aborted_by: Option<Color>,
     draw_offer: Option<Color>,
     rematch_offer: Option<Color>,
     /// A rematch of this game has started: a game has one.
@@ -361,6 +363,7 @@ pub fn spawn(hub: Hub, init: ActorInit) -> GameHandle {
         stamps: init.stamps,
         presence: init.presence,
         grace_deadline: ByColor::new_with(|_| None),
+        aborted_by: None,
         draw_offer: None,
         rematch_offer: None,
         rematched: false,
@@ -551,6 +554,7 @@ impl Actor {
                     self.broadcast(serde_json::json!({
                         "t": "presence", "game": self.meta.id,
                         "red": self.presence[Color::Red], "blue": self.presence[Color::Blue],
+                        "away_ms": self.away_ms(now),
                     }));
                 }
             }
@@ -676,6 +680,20 @@ impl Actor {
         }
     }
 
+    /// Per seat, the time (ms, as of `now`) before its reconnect grace runs out and the game is
+    /// lost by disconnect; null for a seat that is present, or once the game is over.
+    fn away_ms(&self, now: i64) -> RedBlue<Option<i64>> {
+        let left = |c: Color| {
+            self.grace_deadline[c]
+                .filter(|_| self.is_live())
+                .map(|at| (at - now).max(0))
+        };
+        RedBlue {
+            red: left(Color::Red),
+            blue: left(Color::Blue),
+        }
+    }
+
     fn legal(&self) -> Vec<String> {
         if !self.is_live() {
             return Vec::new();
@@ -740,6 +758,7 @@ impl Actor {
                 red: self.presence[Color::Red],
                 blue: self.presence[Color::Blue],
             },
+            away_ms: self.away_ms(now),
         }
     }
 
@@ -836,6 +855,9 @@ impl Actor {
                         "abort_too_late",
                         "a game can be aborted only before both sides have moved",
                     ));
+                }
+                if self.is_live() {
+                    self.aborted_by = Some(color);
                 }
                 self.finish(None, "aborted").await;
                 Ok(None)
@@ -1182,12 +1204,16 @@ impl Actor {
         };
         let changes = changes_json(&changes);
         self.changes = self.unstored.is_none().then(|| changes.clone());
-        self.broadcast(serde_json::json!({
+        let mut ended = serde_json::json!({
             "t": "ended", "game": self.meta.id, "result": self.result,
             "changes": changes,
             // The count that ended a game by timeouts has no `moved` of its own.
             "timeouts": {"red": self.timeouts[Color::Red], "blue": self.timeouts[Color::Blue]},
-        }));
+        });
+        if let Some(by) = self.aborted_by.filter(|_| reason == "aborted") {
+            ended["by"] = color_name(by).into();
+        }
+        self.broadcast(ended);
         self.hub.game_ended(&self.meta);
     }
 }

@@ -227,6 +227,10 @@ pub async fn stored_state(
             red: false,
             blue: false,
         },
+        away_ms: RedBlue {
+            red: None,
+            blue: None,
+        },
     }))
 }
 

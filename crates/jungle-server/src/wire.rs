@@ -299,6 +299,9 @@ pub struct GameState {
     /// (`{"red": Change|null, "blue": Change|null}`); null while live, or when not stored yet.
     pub changes: Option<serde_json::Value>,
     pub presence: RedBlue<bool>,
+    /// Per seat: of a player away from a live game, the ms (as of sending, like `clocks`) until
+    /// their reconnect grace runs out and they lose by disconnect; null for a present seat.
+    pub away_ms: RedBlue<Option<i64>>,
 }
 
 /// An error message to a WebSocket client.

@@ -308,13 +308,22 @@ async fn a_dropped_player_can_reconnect_and_past_the_grace_loses() {
     red.ws.close_ref().await;
     let p = blue.expect("presence").await;
     assert_eq!(p["red"], false);
-    srv.clock.advance(59_000);
+    // The moment the grace runs out, as ms left at sending, for the away seat only.
+    assert_eq!(p["away_ms"], json!({"red": 60_000, "blue": null}), "{p}");
+    srv.clock.advance(20_000);
+    blue.send(json!({"t": "watch", "game": game})).await;
+    let st = blue.expect("game").await;
+    assert_eq!(st["game"]["away_ms"], json!({"red": 40_000, "blue": null}));
+    srv.clock.advance(39_000);
     // Red comes back on another "device": the game is where it was.
     let mut red = Player::connect(srv.addr, token.clone(), red_user.clone()).await;
     assert_eq!(red.welcome["games"], json!([game]));
-    assert_eq!(blue.expect("presence").await["red"], true);
+    let p = blue.expect("presence").await;
+    assert_eq!(p["red"], true);
+    assert_eq!(p["away_ms"], json!({"red": null, "blue": null}), "{p}");
     red.send(json!({"t": "watch", "game": game})).await;
     let st = red.expect("game").await;
+    assert_eq!(st["game"]["away_ms"], json!({"red": null, "blue": null}));
     assert_eq!(st["game"]["you"], "red");
     assert_eq!(st["game"]["ply"], 2);
     assert_eq!(st["game"]["moves"][1]["move"], "a9a8");
@@ -446,7 +455,10 @@ async fn abort_only_before_both_sides_moved() {
     let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4"]).await;
     blue.send(json!({"t": "abort", "game": game})).await;
-    assert_eq!(red.expect("ended").await["result"]["reason"], "aborted");
+    let e = red.expect("ended").await;
+    assert_eq!(e["result"]["reason"], "aborted");
+    // Who aborted is said.
+    assert_eq!(e["by"], "blue", "{e}");
     let me = srv.get("/api/me", Some(&red.token)).await.json();
     assert_eq!(me["user"]["games"], 0);
     let rec = srv
@@ -1301,7 +1313,9 @@ async fn the_reconnect_grace_never_outlasts_the_players_clock() {
     blue.expect("moved").await;
     // Red drops while Blue is to move: Red's grace is cut to Red's 5 s, not 60 s.
     red.ws.close_ref().await;
-    assert_eq!(blue.expect("presence").await["red"], false);
+    let p = blue.expect("presence").await;
+    assert_eq!(p["red"], false);
+    assert_eq!(p["away_ms"]["red"], 5_000, "the real end is reported: {p}");
     blue_wins_by_disconnect_after(&srv, &mut blue, 5_000).await;
 }
 

@@ -229,6 +229,11 @@ pub struct OnlineState {
     pub draw_offer: Option<Side>,
     /// Connection state of the seats.
     pub presence: [bool; 2],
+    /// Of an aborted game: the side that aborted it, as `ended` said (the state does not).
+    pub aborted_by: Option<Side>,
+    /// The reconnect grace left to each away seat (ms, as the server last said) and when that
+    /// arrived.
+    pub away: Option<([Option<i64>; 2], Instant)>,
     /// Connected and welcomed.
     pub welcomed: bool,
     /// Our seek is open and nobody has joined yet.
@@ -501,8 +506,20 @@ impl App {
             .as_ref()
             .is_some_and(|r| r.reason == "aborted")
         {
-            // No result at all, and no draw: the title says it ("Game aborted").
-            return Some(aborted_text(self.lang).to_string());
+            // No result at all, and no draw: who called it off where `ended` said, else the
+            // title alone ("Game aborted").
+            let mine = |s: Side| {
+                matches!(
+                    (self.online.you, s),
+                    (Some(Seat::Red), Side::Red) | (Some(Seat::Blue), Side::Blue)
+                )
+            };
+            return Some(match self.online.aborted_by {
+                Some(s) if mine(s) => self.t(Msg::ResultAbortedYou).to_string(),
+                Some(s) => Msg::ResultAbortedBy
+                    .fill(self.lang, &[("side", &color_name(self.lang, s.color()))]),
+                None => aborted_text(self.lang).to_string(),
+            });
         }
         let lang = self.lang;
         let (winner, said) = if let Some(r) = &self.online.result {
@@ -637,6 +654,29 @@ impl App {
             && (!self.online.presence[c.index()]
                 || (self.online.disconnected.is_some()
                     && self.online.you.is_some_and(|y| y.plays(c))))
+    }
+
+    /// The time (ms) left before the player of `c`, away as the server says, loses by
+    /// disconnect: the server's figure counted down locally, and never past that side's clock
+    /// while it runs (the grace is cut to it: doc/protocol.md). `None` when the server gave no
+    /// such figure or the seat is not away.
+    pub fn away_left(&self, c: Color, now: Instant) -> Option<i64> {
+        if !self.seat_disconnected(c) || self.online.presence[c.index()] {
+            return None;
+        }
+        let (left, at) = self.online.away?;
+        let elapsed = now.saturating_duration_since(at).as_millis() as i64;
+        let mut ms = (left[c.index()]? - elapsed).max(0);
+        let running = self
+            .online
+            .clocks
+            .and_then(|(k, _)| k.running)
+            .map(Side::color)
+            == Some(c);
+        if let (true, Some((Some(game), _))) = (running, self.clock_of(c, now)) {
+            ms = ms.min(game);
+        }
+        Some(ms)
     }
 
     /// The remaining game clock and per-move time of `c`, counted down locally from the last
@@ -1794,11 +1834,17 @@ impl App {
                     self.info(Msg::DrawLapsed);
                 }
             }
-            ServerMsg::Presence { game, red, blue } if is_ours(self, &game) => {
+            ServerMsg::Presence {
+                game,
+                red,
+                blue,
+                away_ms,
+            } if is_ours(self, &game) => {
                 let before = self.online.presence;
                 self.online.presence = [red, blue];
+                self.online.away = away_ms.map(|a| ([a.red, a.blue], now));
                 // The player is told when their opponent goes away during the game and when
-                // they come back (the server's state gives no reconnect deadline to count).
+                // they come back (the time left to come back is shown beside their clock).
                 if let Some(them) = self.opponent_color().filter(|_| !self.finished()) {
                     let (was, is) = (before[them.index()], self.online.presence[them.index()]);
                     if was && !is {
@@ -1813,7 +1859,9 @@ impl App {
                 result,
                 timeouts,
                 changes,
+                by,
             } if is_ours(self, &game) => {
+                self.online.aborted_by = by.filter(|_| result.reason == "aborted");
                 // Changes for nobody, in a game between two people apart (whose seats each have
                 // theirs): the result is not stored yet, and a `changes` message follows.
                 let people = self.online.you != Some(Seat::Both)
@@ -1946,11 +1994,15 @@ impl App {
         self.online.result = st.result.filter(|_| st.status != "live");
         self.online.draw_offer = st.draw_offer;
         self.online.presence = st.presence.map_or([true, true], |p| [p.red, p.blue]);
+        self.online.away = st.away_ms.map(|a| ([a.red, a.blue], now));
         // Still pending (a state asked for again before the `changes` came) until it says them.
         let told = st
             .changes
             .is_some_and(|c| c.red.is_some() || c.blue.is_some());
         self.online.changes_pending &= !new_game && !told && st.status != "live";
+        if new_game || st.status == "live" {
+            self.online.aborted_by = None;
+        }
         self.online.changes = st.changes;
         self.online.rematch_open = st.rematch_open.filter(|_| st.status != "live");
         self.online.waiting = false;

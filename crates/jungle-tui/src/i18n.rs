@@ -263,6 +263,7 @@ messages! {
     GameStillOn => "tui_game_still_on";
     Spectating => "tui_spectating";
     SeatDisconnected => "tui_seat_disconnected";
+    SeatDisconnectedLeft => "tui_seat_disconnected_left": "n";
     Clock => "tui_clock";
     MoveTimer => "move_timer";
     Timeouts => "timeouts_n": "n";
@@ -309,6 +310,8 @@ messages! {
     ReviewShort => "tui_review_short";
     OnlineWatching => "tui_online_watching";
     ResultResigned => "tui_result_resigned": "side";
+    ResultAbortedBy => "tui_result_aborted_by": "side";
+    ResultAbortedYou => "tui_result_aborted_you";
     ResultLeft => "tui_result_left": "side";
     ResultDisconnected => "tui_result_disconnected": "side";
     ResultTime => "tui_result_time": "side";
@@ -940,6 +943,7 @@ mod tests {
             Msg::Hotseat,
             Msg::You,
             Msg::SeatDisconnected,
+            Msg::SeatDisconnectedLeft,
             Msg::Moves,
             Msg::Evaluation,
             Msg::BestMoves,

@@ -88,6 +88,9 @@ pub enum ServerMsg {
         red: bool,
         /// Blue is connected.
         blue: bool,
+        /// Of each away seat: the ms left, as of sending, before it loses by disconnect.
+        #[serde(default)]
+        away_ms: Option<AwayMs>,
     },
     /// The game is over.
     Ended {
@@ -102,6 +105,9 @@ pub enum ServerMsg {
         /// yet: a `changes` message follows once it is).
         #[serde(default)]
         changes: Option<Changes>,
+        /// Of an aborted game: the side that aborted it.
+        #[serde(default)]
+        by: Option<Side>,
     },
     /// What a game changed for its players, once its result was stored after its `ended`.
     Changes {
@@ -289,6 +295,16 @@ pub struct Presence {
     pub blue: bool,
 }
 
+/// Of each seat whose player is away from a live game: the ms left, as of sending, before the
+/// reconnect grace runs out and the game is lost by disconnect (null for a present seat).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub struct AwayMs {
+    /// Red's.
+    pub red: Option<i64>,
+    /// Blue's.
+    pub blue: Option<i64>,
+}
+
 /// The whole state of a game.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct GameState {
@@ -333,6 +349,9 @@ pub struct GameState {
     /// Connection state of the seats.
     #[serde(default)]
     pub presence: Option<Presence>,
+    /// The reconnect grace left to each away seat (absent from older servers).
+    #[serde(default)]
+    pub away_ms: Option<AwayMs>,
     /// What a finished game changed for its players (null while live, and while its result is
     /// not stored yet).
     #[serde(default)]

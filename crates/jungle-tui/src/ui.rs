@@ -638,8 +638,13 @@ fn player_lines(
     }
     let mut details: Vec<Span<'static>> = Vec::new();
     if app.seat_disconnected(c) {
+        let text = match app.away_left(c, now) {
+            // Whole seconds, rounded up: "0 s" only as the game ends.
+            Some(ms) => Msg::SeatDisconnectedLeft.fill(app.lang, &[("n", &((ms + 999) / 1000))]),
+            None => app.t(Msg::SeatDisconnected).to_string(),
+        };
         details.push(Span::styled(
-            app.t(Msg::SeatDisconnected),
+            text,
             Style::default()
                 .fg(Tc::Black)
                 .bg(Tc::Yellow)

@@ -1286,6 +1286,27 @@ fn an_aborted_online_game_is_neither_won_nor_drawn() {
     server(&mut app, now, ended);
     assert_eq!(app.result_text().as_deref(), Some("Game aborted"));
     assert!(!app.can_move());
+    // `ended` says who aborted: the other side is told who, the side that did is "you".
+    for (you, by, lang, text) in [
+        ("red", "blue", Lang::ZhHans, "蓝方取消了对局"),
+        ("blue", "red", Lang::En, "Red aborted the game"),
+        ("red", "red", Lang::ZhHant, "你取消了對局"),
+        ("x", "blue", Lang::En, "Blue aborted the game"),
+    ] {
+        let (mut app, _, now) = new(Opponent::Online, None);
+        app.lang = lang;
+        // A spectator ("x") has no seat.
+        let extra = if you == "x" {
+            json!({"you": null})
+        } else {
+            json!({})
+        };
+        app.handle(Event::Server(state(you, &[], extra)), now);
+        let ended = json!({"t":"ended","game":"g1","result":{"winner":null,"reason":"aborted"},
+            "changes":{},"by":by});
+        server(&mut app, now, ended);
+        assert_eq!(app.result_text().as_deref(), Some(text), "{you} {by}");
+    }
 }
 
 #[test]
@@ -1571,6 +1592,42 @@ fn a_seat_is_disconnected_when_the_server_says_so_or_this_clients_link_is_down()
     // Offline games have no such thing.
     let (app, _, _) = new(Opponent::Hotseat, None);
     assert!(!app.seat_disconnected(Color::Red));
+}
+
+#[test]
+fn the_reconnect_grace_left_counts_down_and_never_past_the_away_players_running_clock() {
+    let (mut app, _, now) = new(Opponent::Online, None);
+    // Red away and to move: 60 s of Red's clock, 45 s of grace.
+    let away = json!({"you": "blue", "presence": {"red": false, "blue": true},
+        "away_ms": {"red": 45000, "blue": null}});
+    app.handle(Event::Server(state("blue", &[], away)), now);
+    assert_eq!(app.away_left(Color::Red, now), Some(45000));
+    assert_eq!(app.away_left(Color::Blue, now), None);
+    let later = now + Duration::from_secs(10);
+    assert_eq!(app.away_left(Color::Red, later), Some(35000));
+    // A running clock shorter than the grace is the end (the server cuts the grace to it when
+    // that clock starts: the client counts down the smaller of the two).
+    server(
+        &mut app,
+        later,
+        json!({"t":"presence","game":"g1","red":false,"blue":true,"away_ms":{"red":55000,"blue":null}}),
+    );
+    assert_eq!(app.away_left(Color::Red, later), Some(50000), "Red's clock");
+    // Back: nothing left to count.
+    server(
+        &mut app,
+        later,
+        json!({"t":"presence","game":"g1","red":true,"blue":true,"away_ms":{"red":null,"blue":null}}),
+    );
+    assert_eq!(app.away_left(Color::Red, later), None);
+    // An older server without the figure: the seat is away, with no countdown.
+    server(
+        &mut app,
+        later,
+        json!({"t":"presence","game":"g1","red":false,"blue":true}),
+    );
+    assert!(app.seat_disconnected(Color::Red));
+    assert_eq!(app.away_left(Color::Red, later), None);
 }
 
 #[test]

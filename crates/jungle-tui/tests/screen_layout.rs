@@ -475,6 +475,53 @@ fn a_disconnected_players_clock_says_so_without_clipping_on_the_smallest_screen(
 }
 
 #[test]
+fn an_away_players_clock_line_counts_down_their_reconnect_grace_on_the_smallest_screen() {
+    for lang in LANGS {
+        let (mut a, now) = away(lang, false);
+        let p = json!({"t": "presence", "game": "g1", "red": true, "blue": false,
+            "away_ms": {"red": null, "blue": 45000}});
+        a.handle(
+            Event::Server(ServerMsg::parse(&p.to_string()).unwrap()),
+            now,
+        );
+        let clock = |t: &str| format!("{} {t}", a.t(Msg::Clock));
+        for (secs, shown) in [(0, 45), (2, 43), (44, 1)] {
+            let at = now + std::time::Duration::from_millis(secs * 1000 + 500);
+            let left = Msg::SeatDisconnectedLeft.fill(lang, &[("n", &shown)]);
+            for (w, h) in [(64, 16), (80, 24)] {
+                let s = Screen::draw(&a, w, h, at);
+                let all = s.all();
+                let (_, y) = s
+                    .find(&left)
+                    .unwrap_or_else(|| panic!("{lang:?} {w}x{h}: {left:?} missing:\n{all}"));
+                // On Blue's clock line (or the line of Blue's details just before it), whole.
+                let (_, clock_row) = s.find(&clock("")).unwrap();
+                assert!(y < s.find(&a.turn_text()).unwrap().1, "{all}");
+                assert!(y >= clock_row.saturating_sub(1), "{all}");
+                // Blue's, not Red's: above Red's name.
+                let red = jungle_tui::i18n::shown_name(lang, "Guest-540969");
+                assert!(y < s.find(&red).unwrap().1, "{all}");
+                let bottom = s.board_bottom();
+                for r in 1..bottom {
+                    let r = s.row(r);
+                    let r = r.trim_end();
+                    assert!(r.ends_with('|') || r.ends_with('│'), "{r:?}\n{all}");
+                }
+            }
+        }
+        // Back: the countdown goes.
+        let p = json!({"t": "presence", "game": "g1", "red": true, "blue": true,
+            "away_ms": {"red": null, "blue": null}});
+        a.handle(
+            Event::Server(ServerMsg::parse(&p.to_string()).unwrap()),
+            now,
+        );
+        let all = Screen::draw(&a, 64, 16, now).all();
+        assert!(!all.contains(a.t(Msg::SeatDisconnected)), "{all}");
+    }
+}
+
+#[test]
 fn a_waiting_seek_shows_its_time_control_and_the_other_seeks_whole() {
     for lang in LANGS {
         let start = Position::start(Rules::STANDARD);
