@@ -33,6 +33,11 @@ impl Drop for Server {
 }
 
 fn start(dir: &std::path::Path) -> Server {
+    try_start(dir).expect("jungle serve prints its URL")
+}
+
+/// `jungle serve` on `dir`, or None if it ends without printing its URL (a database in use).
+fn try_start(dir: &std::path::Path) -> Option<Server> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
         .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(dir)
@@ -47,14 +52,19 @@ fn start(dir: &std::path::Path) -> Server {
             let _ = tx.send(line);
         }
     });
-    let line = rx
-        .recv_timeout(Duration::from_secs(60))
-        .expect("jungle serve prints its URL");
+    let line = match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(line) => line,
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            let _ = child.wait();
+            return None;
+        }
+        Err(e) => panic!("jungle serve prints its URL: {e}"),
+    };
     let url = line
         .strip_prefix("Jungle is running: open http://")
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
     let addr = url.trim_end_matches('/').parse().unwrap();
-    Server { child, addr }
+    Some(Server { child, addr })
 }
 
 #[test]
@@ -226,9 +236,20 @@ fn one_server_per_database() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("another jungle server is using"), "{err}");
     assert!(String::from_utf8_lossy(&out.stdout).is_empty());
-    // Once the first is gone, the database is free again.
+    // Once the first is gone, the database is free again: at once on SQLite; on PostgreSQL as
+    // soon as the database has noticed that the killed server's connection is closed (its
+    // advisory lock goes with it), which may take a moment.
     drop(first);
-    let again = start(&dir);
+    let since = std::time::Instant::now();
+    let again = loop {
+        match try_start(&dir) {
+            Some(server) => break server,
+            None if since.elapsed() < Duration::from_secs(20) => {
+                std::thread::sleep(Duration::from_millis(200))
+            }
+            None => panic!("the database is still held 20 s after its server was killed"),
+        }
+    };
     drop(again);
     let _ = std::fs::remove_dir_all(&dir);
 }
