@@ -626,34 +626,10 @@ impl Hub {
 
     /// Opens a seek (one per player and time control).
     pub fn open_seek(&self, user: &User, tc: TimeControl, rated: bool, rules: Rules) -> SeekId {
-        let id = SeekId::random();
-        let created = self.0.clock.now_ms();
-        {
+        let id = {
             let mut reg = self.reg();
-            let rules = rules.to_string();
-            reg.seeks.retain(|s| {
-                !(s.owner == user.id && s.tc == tc && s.rated == rated && s.rules == rules)
-            });
-            // The seeks are in the order they were opened: the user's first is the oldest.
-            if reg.seeks.iter().filter(|s| s.owner == user.id).count() >= MAX_SEEKS_PER_USER {
-                if let Some(i) = reg.seeks.iter().position(|s| s.owner == user.id) {
-                    reg.seeks.remove(i);
-                }
-            }
-            reg.seeks.push(Seek {
-                id: id.clone(),
-                user: user.name.clone(),
-                rating: user.rating.round(),
-                tc,
-                rated,
-                rules,
-                owner: user.id.clone(),
-                created,
-            });
-            if reg.seeks.len() > 10_000 {
-                reg.seeks.remove(0);
-            }
-        }
+            self.push_seek(&mut reg, user, tc, rated, rules)
+        };
         self.publish_seeks();
         id
     }
@@ -707,6 +683,73 @@ impl Hub {
         };
         self.publish_seeks();
         taken
+    }
+
+    /// Adds `user`'s seek to the registry (see [`Hub::open_seek`]).
+    fn push_seek(
+        &self,
+        reg: &mut Registry,
+        user: &User,
+        tc: TimeControl,
+        rated: bool,
+        rules: Rules,
+    ) -> SeekId {
+        let id = SeekId::random();
+        let created = self.0.clock.now_ms();
+        let rules = rules.to_string();
+        reg.seeks.retain(|s| {
+            !(s.owner == user.id && s.tc == tc && s.rated == rated && s.rules == rules)
+        });
+        // The seeks are in the order they were opened: the user's first is the oldest.
+        if reg.seeks.iter().filter(|s| s.owner == user.id).count() >= MAX_SEEKS_PER_USER {
+            if let Some(i) = reg.seeks.iter().position(|s| s.owner == user.id) {
+                reg.seeks.remove(i);
+            }
+        }
+        reg.seeks.push(Seek {
+            id: id.clone(),
+            user: user.name.clone(),
+            rating: user.rating.round(),
+            tc,
+            rated,
+            rules,
+            owner: user.id.clone(),
+            created,
+        });
+        if reg.seeks.len() > 10_000 {
+            reg.seeks.remove(0);
+        }
+        id
+    }
+
+    /// Quick pairing: takes the best standard-rules seek of another player with time control
+    /// `tc` (as [`Hub::take_seek`] would) or, when there is none, opens `user`'s own — in one
+    /// step, so that two players asking at the same moment are paired with each other instead
+    /// of both waiting.
+    pub fn quick(
+        &self,
+        user: &User,
+        tc: TimeControl,
+        rated: bool,
+    ) -> Result<(UserId, TimeControl, bool, String), SeekId> {
+        let now = self.0.clock.now_ms();
+        let result = {
+            let mut reg = self.reg();
+            let candidates = reg
+                .seeks
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.owner != user.id && s.tc == tc && s.rules == "standard");
+            match quick_choice(candidates, user.rating, now) {
+                Some(i) => {
+                    let s = reg.seeks.remove(i);
+                    Ok((s.owner, s.tc, s.rated, s.rules))
+                }
+                None => Err(self.push_seek(&mut reg, user, tc, rated, Rules::STANDARD)),
+            }
+        };
+        self.publish_seeks();
+        result
     }
 
     /// Creates a private challenge.

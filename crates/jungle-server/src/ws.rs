@@ -414,13 +414,12 @@ impl Conn {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
                 self.not_stopping()?;
                 self.refresh_user().await;
-                match hub.take_seek(&self.user.id, None, Some((tc, self.user.rating))) {
-                    Some((owner, tc, rated, rules)) => {
+                match hub.quick(&self.user, tc, !self.user.guest) {
+                    Ok((owner, tc, rated, rules)) => {
                         self.pair(owner, tc, rated, parse_rules(Some(&rules))?)
                             .await?;
                     }
-                    None => {
-                        let id = hub.open_seek(&self.user, tc, !self.user.guest, Rules::STANDARD);
+                    Err(id) => {
                         self.send(serde_json::json!({"t": "seek_created", "id": id}))
                             .await;
                     }

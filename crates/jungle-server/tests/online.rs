@@ -1487,3 +1487,24 @@ async fn post_account(
     )
     .await
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_asking_for_a_quick_game_at_once_are_paired() {
+    // Taking a waiting seek and opening one's own are one step: two players asking at the same
+    // moment could both find nothing and both wait (it happened to the terminal's tests).
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let tc = json!({"clock_s": 300, "inc_s": 0, "move_s": 30});
+    for round in 0..20 {
+        let (mut a, mut b) = (srv.guest().await, srv.guest().await);
+        let msg = json!({"t": "quick", "tc": tc});
+        tokio::join!(a.send(msg.clone()), b.send(msg));
+        let wait = std::time::Duration::from_secs(10);
+        let (ga, gb) = tokio::join!(
+            tokio::time::timeout(wait, a.expect("game")),
+            tokio::time::timeout(wait, b.expect("game")),
+        );
+        let (ga, gb) = (ga.expect("a paired"), gb.expect("b paired"));
+        assert_eq!(ga["game"]["id"], gb["game"]["id"], "round {round}");
+    }
+}
