@@ -610,17 +610,7 @@ fn records_with_a_fen_and_results() {
         assert_eq!(rec.result, result);
     }
     // A record of a whole game to a den win.
-    let mut game = Game::from_position(
-        Jfen::parse_position("6l/7/7/7/7/7/7/7/2E3t r 0 1", Rules::STANDARD).unwrap(),
-    );
-    for m in ["c1c2", "g1f1", "c2c3"] {
-        let m = m
-            .parse::<MoveText>()
-            .unwrap()
-            .to_move(game.position())
-            .unwrap();
-        game.play(m).unwrap();
-    }
+    let game = game_from("6l/7/7/7/7/7/7/7/2E3t r 0 1", &["c1c2", "g1f1", "c2c3"]);
     let rec = GameRecord::from_game(&game, &[]);
     assert_eq!(rec.tag("FEN"), Some("6l/7/7/7/7/7/7/7/2E3t r 0 1"));
     assert_eq!(rec.result, "*");
