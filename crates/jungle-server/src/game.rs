@@ -400,6 +400,10 @@ enum Due {
 impl Actor {
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         self.maybe_start_ai();
+        // The server beginning to stop freezes the clocks (see `next_due`): the loop wakes once
+        // for it, to drop the timer it sleeps on.
+        let mut stopping = self.hub.stopping();
+        let mut stop_seen = false;
         loop {
             let due = self.next_due();
             let sleep = match due {
@@ -411,6 +415,13 @@ impl Actor {
                     Some(cmd) => self.handle(cmd).await,
                     None => break,
                 },
+                r = stopping.changed(), if !stop_seen => {
+                    // Stopping is for good (an error: the hub is gone, nothing more to hear).
+                    stop_seen = r.is_err() || self.hub.is_shutting_down();
+                    if self.hub.is_shutting_down() && self.is_live() {
+                        self.cancel_ai_search();
+                    }
+                }
                 () = sleep => {
                     if let Some((_, d)) = due {
                         if matches!(d, Due::Linger) {
@@ -426,6 +437,10 @@ impl Actor {
 
     fn is_live(&self) -> bool {
         self.result.is_none()
+    }
+
+    fn was_aborted(&self) -> bool {
+        self.result.as_ref().is_some_and(|r| r.reason == "aborted")
     }
 
     fn turn(&self) -> Color {
@@ -453,6 +468,12 @@ impl Actor {
                 return None;
             }
             return Some((end + LINGER_MS, Due::Linger));
+        }
+        // A stopping server refuses every move (`shutting_down`), so no clock runs out, no
+        // grace ends and no pass is played meanwhile: the players could do nothing about it.
+        // The next start resumes the clocks from their stored values.
+        if self.hub.is_shutting_down() {
+            return None;
         }
         let turn = self.turn();
         let mut best: Option<(i64, Due)> = None;
@@ -559,7 +580,8 @@ impl Actor {
                 }
             }
             Cmd::AiMove { search, mv } => {
-                if search != self.search || !self.is_live() {
+                // A stopping server plays no move (the next start searches again).
+                if search != self.search || !self.is_live() || self.hub.is_shutting_down() {
                     return;
                 }
                 self.searching = false;
@@ -752,7 +774,7 @@ impl Actor {
             draw_offer: self.draw_offer.map(color_name),
             rematch_offer: self.rematch_offer.map(color_name),
             rematched: self.rematched,
-            rematch_open: !self.is_live() && !self.rematched,
+            rematch_open: !self.is_live() && !self.rematched && !self.was_aborted(),
             changes: self.changes.clone(),
             presence: RedBlue {
                 red: self.presence[Color::Red],
@@ -999,6 +1021,13 @@ impl Actor {
     async fn rematch(&mut self, color: Color) -> ActionReply {
         if self.is_live() {
             return Err(WsError::new("game_not_over", "the game is still going on"));
+        }
+        if self.was_aborted() {
+            // The players did not want this game: no client offers a rematch of it.
+            return Err(WsError::new(
+                "aborted_no_rematch",
+                "an aborted game has no rematch; start a new game",
+            ));
         }
         if self.rematched {
             return Err(WsError::new(

@@ -466,6 +466,13 @@ async fn abort_only_before_both_sides_moved() {
         .await
         .body;
     assert!(rec.contains("[Result \"*\"]"), "{rec}");
+    // The players did not want this game: it has no rematch.
+    let g = srv.get(&format!("/api/games/{game}"), None).await.json();
+    assert_eq!(g["game"]["rematch_open"], false, "{g}");
+    let e = red
+        .expect_error(json!({"t": "rematch", "game": game}))
+        .await;
+    assert_eq!(e["code"], "aborted_no_rematch", "{e}");
 
     let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
     play(&srv, &mut red, &mut blue, &game, 0, &["g3g4", "a9a8"]).await;

@@ -430,3 +430,32 @@ async fn a_move_while_the_server_stops_is_refused_as_such() {
     let e = blue.expect_error(json!({"t": "play_ai", "level": 1})).await;
     assert_eq!(e["code"], "shutting_down", "{e}");
 }
+
+#[tokio::test]
+async fn a_stopping_server_lets_no_clock_run_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(dir.path()).await;
+    // A game clock of 20 s and 10 s a move: both would run out within the minute below.
+    let (mut red, _blue, game) =
+        guests_playing(&srv, json!({"clock_s": 20, "inc_s": 0, "move_s": 10})).await;
+    srv.clock.advance(5_000);
+    srv.state.hub.begin_shutdown();
+    settle().await;
+    for _ in 0..6 {
+        srv.clock.advance(10_000);
+        settle().await;
+    }
+    // No pass, no flag: the moves players could not make cost them nothing.
+    red.send(json!({"t": "ping"})).await;
+    loop {
+        let m = red.ws.recv().await.unwrap();
+        assert!(m["t"] != "moved" && m["t"] != "ended", "{m}");
+        if m["t"] == "pong" {
+            break;
+        }
+    }
+    let id: GameId = game.parse().unwrap();
+    let store = srv.state.hub.store();
+    assert!(store.plies(&id).await.unwrap().is_empty());
+    assert_eq!(status(store, &id).await, "live");
+}

@@ -31,6 +31,7 @@ const CODES: &[&str] = &[
     "nothing_to_take_back",
     "game_not_over",
     "already_rematched",
+    "aborted_no_rematch",
     "shutting_down",
 ];
 
