@@ -378,7 +378,7 @@ export function mountGame(root, id, ctx) {
     // The animal on the den it entered, in the final position.
     const end = positions[positions.length - 1];
     const inDen = end && result && result.winner && end.board.get(result.winner === 'red' ? 'd9' : 'd1');
-    return endText(result, { you: myColor(), animal: inDen ? inDen.role : null, rules: g && g.rules, abortedByYou: abortedHere, abortedBy });
+    return endText(result, { you: myColor(), animal: inDen ? inDen.role : null, rules: g && g.rules, abortedByYou: abortedHere, abortedBy: abortedBy || (result && result.by) || null });
   }
 
   function btn(label, onclick, test, extra = {}) {

@@ -113,7 +113,7 @@ const OTHER = { red: 'blue', blue: 'red' };
  * side (`red`/`blue`; anything else names both sides by colour); `animal`: the letter of the
  * animal that made the last move (a den entry names it); `rules`: the game's rule set (the
  * no-capture draw's count, RULES §6.4 and §9); `abortedByYou`: this tab asked for the abort;
- * `abortedBy`: the side that aborted, as `ended` says it (unknown after a reload).
+ * `abortedBy`: the side that aborted, as `ended` or the game's result says it.
  */
 export function endText(result, { you, animal, rules, abortedByYou, abortedBy } = {}) {
   if (!result) return '';
@@ -123,7 +123,7 @@ export function endText(result, { you, animal, rules, abortedByYou, abortedBy } 
     return t('end_draw_plies', { n: Math.ceil((n ? Number(n[1]) : 200) / 2) });
   }
   if (reason === 'agreed') return t('end_agreed');
-  // Who aborted: `ended` says (`by`); the game's state does not, but the tab that asked knows.
+  // Who aborted: `ended` and the game's result say (`by`), and the tab that asked knows.
   if (reason === 'aborted') {
     if (abortedByYou || (abortedBy && abortedBy === you)) return t('end_aborted_you');
     return abortedBy in OTHER ? t('end_aborted_by', { side: t(abortedBy) }) : t('end_aborted');

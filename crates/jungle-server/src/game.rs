@@ -6,7 +6,7 @@ use crate::clock::SharedClock;
 use crate::hub::Hub;
 use crate::ids::{GameId, UserId};
 use crate::scoring::{self, LEAVE_PENALTY_COINS, SHORT_GAME_PLIES};
-use crate::store::{PlyRow, StartStanding, Store, StoreError, TcMs, User};
+use crate::store::{GameEnd, PlyRow, StartStanding, Store, StoreError, TcMs, User};
 use crate::wire::{
     color_name, Clocks, GameResult, GameState, MoveEntry, PlayerInfo, RedBlue, TimeControl, WsError,
 };
@@ -1197,6 +1197,10 @@ impl Actor {
         self.result = Some(GameResult {
             winner: winner.map(color_name),
             reason: reason.to_string(),
+            by: self
+                .aborted_by
+                .filter(|_| reason == "aborted")
+                .map(color_name),
         });
         self.ended_at = Some(now);
         self.draw_offer = None;
@@ -1208,8 +1212,11 @@ impl Actor {
             meta: self.meta.clone(),
             winner,
             reason: reason.to_string(),
+            aborted_by: self.aborted_by.filter(|_| reason == "aborted"),
             plies: self.game.len(),
             at: now,
+            clocks: (self.meta.tc.clock_ms > 0)
+                .then(|| [self.remaining[Color::Red], self.remaining[Color::Blue]]),
         };
         let changes = match ending.store(self.hub.store()).await {
             Ok(c) => c,
@@ -1276,8 +1283,12 @@ struct Ending {
     meta: Arc<GameMeta>,
     winner: Option<Color>,
     reason: String,
+    /// Of an aborted game: who aborted it.
+    aborted_by: Option<Color>,
     plies: usize,
     at: i64,
+    /// Of a timed game: each side's clock at the end.
+    clocks: Option<[i64; 2]>,
 }
 
 impl Ending {
@@ -1297,17 +1308,15 @@ impl Ending {
         let update = |users: [Option<User>; 2]| {
             standings_after(users, meta, self.winner, &self.reason, self.plies, &levels)
         };
-        store
-            .finish_game(
-                &meta.id,
-                players,
-                self.winner.map(color_name),
-                &self.reason,
-                self.plies as i64,
-                self.at,
-                update,
-            )
-            .await
+        let end = GameEnd {
+            winner: self.winner.map(color_name),
+            reason: &self.reason,
+            aborted_by: self.aborted_by.map(color_name),
+            plies: self.plies as i64,
+            at: self.at,
+            clocks: self.clocks,
+        };
+        store.finish_game(&meta.id, players, &end, update).await
     }
 
     /// Tries again, with growing waits on the hub's clock, until the result is stored; then

@@ -146,6 +146,15 @@ fn you_in(row: &GameRow, viewer: Option<&crate::UserId>) -> Option<&'static str>
     }
 }
 
+/// A stored side's name as the wire has it (None for anything else).
+fn side(stored: Option<&str>) -> Option<&'static str> {
+    match stored {
+        Some("red") => Some("red"),
+        Some("blue") => Some("blue"),
+        _ => None,
+    }
+}
+
 /// The state of a stored game (finished, or live as last stored), as `viewer` sees it (`you` is
 /// set when the viewer plays in it).
 pub async fn stored_state(
@@ -171,6 +180,19 @@ pub async fn stored_state(
         }
     }
     let live = row.status == "live";
+    // The clocks at the end, as stored with the result; else (live, or finished before they
+    // were kept) those of the last ply.
+    let [red_ms, blue_ms] = row
+        .end_clocks
+        .unwrap_or_else(|| last.map_or([row.tc.clock_ms; 2], |p| [p.red_ms, p.blue_ms]));
+    // The fourth timeout ends the game with no ply of its own (RULES §8.2).
+    if row.reason.as_deref() == Some("timeouts") {
+        match side(row.winner.as_deref()) {
+            Some("red") => timeouts.blue += 1,
+            Some("blue") => timeouts.red += 1,
+            _ => {}
+        }
+    }
     Ok(Some(GameState {
         id: row.id.clone(),
         red: player(state, &row.red_user, row.red_ai, row.red_start).await?,
@@ -202,20 +224,17 @@ pub async fn stored_state(
             serde_json::Map::new()
         },
         clocks: Clocks {
-            red_ms: timed.then(|| last.map_or(row.tc.clock_ms, |p| p.red_ms)),
-            blue_ms: timed.then(|| last.map_or(row.tc.clock_ms, |p| p.blue_ms)),
+            red_ms: timed.then_some(red_ms),
+            blue_ms: timed.then_some(blue_ms),
             move_ms: None,
             running: None,
         },
         timeouts,
         status: if live { "live" } else { "finished" },
         result: row.reason.as_ref().map(|reason| GameResult {
-            winner: match row.winner.as_deref() {
-                Some("red") => Some("red"),
-                Some("blue") => Some("blue"),
-                _ => None,
-            },
+            winner: side(row.winner.as_deref()),
             reason: reason.clone(),
+            by: side(row.aborted_by.as_deref()),
         }),
         draw_offer: None,
         rematch_offer: None,

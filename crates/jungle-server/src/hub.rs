@@ -442,6 +442,8 @@ impl Hub {
             changes: None,
             red_start: seats[Color::Red].start_standing(),
             blue_start: seats[Color::Blue].start_standing(),
+            end_clocks: None,
+            aborted_by: None,
         };
         self.0.store.insert_game(&row).await?;
         let meta = GameMeta {

@@ -137,6 +137,28 @@ pub struct GameRow {
     pub red_start: Option<StartStanding>,
     /// Blue's rating and level when the game started.
     pub blue_start: Option<StartStanding>,
+    /// Of a finished timed game: each side's game clock at its end, `[red, blue]` (None while
+    /// live, untimed, or for games finished before these were kept).
+    pub end_clocks: Option<[i64; 2]>,
+    /// Of an aborted game: the side that aborted it (`red` or `blue`; None if not kept).
+    pub aborted_by: Option<String>,
+}
+
+/// How a game ended, as [`Store::finish_game`] stores it.
+#[derive(Debug, Clone, Copy)]
+pub struct GameEnd<'a> {
+    /// `red`, `blue`, or None for a draw or an abort.
+    pub winner: Option<&'a str>,
+    /// Why (doc/protocol.md's reasons).
+    pub reason: &'a str,
+    /// Of an aborted game: the side that aborted it.
+    pub aborted_by: Option<&'a str>,
+    /// Plies played.
+    pub plies: i64,
+    /// End time, ms since the epoch.
+    pub at: i64,
+    /// Of a timed game: each side's game clock at the end, `[red, blue]`.
+    pub clocks: Option<[i64; 2]>,
 }
 
 /// A player's rating and level when a game started, kept with the game so that histories and
@@ -360,7 +382,7 @@ fn token_hash(token: &str) -> String {
 }
 
 const USER_COLS: &str = "id, name, guest, score, coins, rating, rd, vol, games, wins, losses, draws, disconnects, escapes";
-const GAME_COLS: &str = "id, red_user, blue_user, red_ai, blue_ai, hotseat, rated, clock_ms, inc_ms, move_ms, rules, start_fen, status, winner, reason, plies, started_at, ended_at, changes, red_rating, red_level, blue_rating, blue_level";
+const GAME_COLS: &str = "id, red_user, blue_user, red_ai, blue_ai, hotseat, rated, clock_ms, inc_ms, move_ms, rules, start_fen, status, winner, reason, plies, started_at, ended_at, changes, red_rating, red_level, blue_rating, blue_level, red_end_ms, blue_end_ms, aborted_by";
 
 /// A seat's [`StartStanding`] from a games row (`side` is `red` or `blue`): both columns, or none.
 fn start_standing(r: &AnyRow, side: &str) -> Result<Option<StartStanding>> {
@@ -767,15 +789,11 @@ impl Store {
     /// Ends a game: in one transaction, stores the result and the players' new standings, as
     /// computed by `update` from their standings read under the store's finish lock (so two games
     /// ending at once cannot lose an update).
-    #[allow(clippy::too_many_arguments)]
     pub async fn finish_game<F>(
         &self,
         game: &GameId,
         players: [Option<UserId>; 2],
-        winner: Option<&str>,
-        reason: &str,
-        plies: i64,
-        ended_at: i64,
+        end: &GameEnd<'_>,
         update: F,
     ) -> Result<[Option<(User, User)>; 2]>
     where
@@ -802,13 +820,16 @@ impl Store {
         .unwrap_or_default();
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE games SET status = 'finished', winner = $1, reason = $2, plies = $3, ended_at = $4, changes = $5 WHERE id = $6 AND status = 'live'",
+            "UPDATE games SET status = 'finished', winner = $1, reason = $2, plies = $3, ended_at = $4, changes = $5, red_end_ms = $6, blue_end_ms = $7, aborted_by = $8 WHERE id = $9 AND status = 'live'",
         )
-        .bind(winner)
-        .bind(reason)
-        .bind(plies)
-        .bind(ended_at)
+        .bind(end.winner)
+        .bind(end.reason)
+        .bind(end.plies)
+        .bind(end.at)
         .bind(changes_json)
+        .bind(end.clocks.map(|c| c[0]))
+        .bind(end.clocks.map(|c| c[1]))
+        .bind(end.aborted_by)
         .bind(game.as_str())
         .execute(&mut *tx)
         .await?;
@@ -866,6 +887,14 @@ impl Store {
             changes: r.try_get("changes")?,
             red_start: start_standing(r, "red")?,
             blue_start: start_standing(r, "blue")?,
+            end_clocks: match (
+                r.try_get::<Option<i64>, _>("red_end_ms")?,
+                r.try_get::<Option<i64>, _>("blue_end_ms")?,
+            ) {
+                (Some(red), Some(blue)) => Some([red, blue]),
+                _ => None,
+            },
+            aborted_by: r.try_get("aborted_by")?,
         })
     }
 

@@ -230,6 +230,10 @@ pub struct GameResult {
     pub winner: Option<&'static str>,
     /// Why (see doc/protocol.md).
     pub reason: String,
+    /// Of an aborted game: the side that aborted it (absent when not known: games aborted
+    /// before the server kept it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<&'static str>,
 }
 
 /// The clocks at the moment of sending.

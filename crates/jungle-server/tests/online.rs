@@ -1515,3 +1515,63 @@ async fn two_players_asking_for_a_quick_game_at_once_are_paired() {
         assert_eq!(ga["game"]["id"], gb["game"]["id"], "round {round}");
     }
 }
+
+/// A finished game reads the same from the store as from its actor: the clocks at the end
+/// (a flag's turn has no ply), the fourth timeout (no ply either) and who aborted.
+#[tokio::test]
+async fn a_finished_game_reads_the_same_from_the_store() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let same = |game: String| {
+        let srv = &srv;
+        async move {
+            let live = srv.get(&format!("/api/games/{game}"), None).await.json()["game"].clone();
+            let id: jungle_server::GameId = game.parse().unwrap();
+            let stored = jungle_server::games_api::stored_state(&srv.state, &id, None)
+                .await
+                .unwrap()
+                .unwrap();
+            let stored = serde_json::to_value(stored).unwrap();
+            for k in ["clocks", "timeouts", "result", "status"] {
+                assert_eq!(stored[k], live[k], "{k}: stored {stored} live {live}");
+            }
+            live
+        }
+    };
+    // Lost on time: Red's clock ends at 0, not at its last ply's 2 s.
+    let (mut red, mut blue, game) =
+        guests_playing(&srv, json!({"clock_s": 2, "inc_s": 0, "move_s": 0})).await;
+    srv.clock.advance(2_000);
+    blue.expect("ended").await;
+    let g = same(game).await;
+    assert_eq!(g["clocks"]["red_ms"], 0, "{g}");
+    assert_eq!(g["result"]["reason"], "time", "{g}");
+    // The fourth timeout is counted.
+    let game = challenge_game(
+        &mut red,
+        &mut blue,
+        json!({"clock_s": 0, "inc_s": 0, "move_s": 30}),
+        false,
+    )
+    .await;
+    let mut ply = 0;
+    for n in 1..=3 {
+        srv.clock.advance(30_000);
+        red.expect("moved").await;
+        ply += 1;
+        let shuffle = if n % 2 == 1 { "a9a8" } else { "a8a9" };
+        blue.mv(&game, ply, shuffle).await;
+        red.expect("moved").await;
+        ply += 1;
+    }
+    srv.clock.advance(30_000);
+    red.expect("ended").await;
+    let g = same(game).await;
+    assert_eq!(g["timeouts"]["red"], 4, "{g}");
+    // Who aborted.
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    red.send(json!({"t": "abort", "game": game})).await;
+    blue.expect("ended").await;
+    let g = same(game).await;
+    assert_eq!(g["result"]["by"], "red", "{g}");
+}

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use jungle_server::scoring::LevelTable;
-use jungle_server::store::{GameRow, PlyRow, StartStanding, Store, StoreError, TcMs};
+use jungle_server::store::{GameEnd, GameRow, PlyRow, StartStanding, Store, StoreError, TcMs};
 use jungle_server::{GameId, UserId};
 use serde_json::json;
 use std::sync::Arc;
@@ -79,6 +79,8 @@ fn live_ai_game(id: &GameId, red: &UserId) -> GameRow {
         changes: None,
         red_start: None,
         blue_start: None,
+        end_clocks: None,
+        aborted_by: None,
     }
 }
 
@@ -235,10 +237,14 @@ async fn games_plies_and_results_are_stored_and_read_back() {
         .finish_game(
             &id,
             [Some(a.id.clone()), Some(b.id.clone())],
-            Some("red"),
-            "resign",
-            2,
-            99,
+            &GameEnd {
+                winner: Some("red"),
+                reason: "resign",
+                aborted_by: None,
+                plies: 2,
+                at: 99,
+                clocks: Some([41_000, 7_500]),
+            },
             |mut us| {
                 if let Some(u) = us[0].as_mut() {
                     u.score += 3;
@@ -254,6 +260,8 @@ async fn games_plies_and_results_are_stored_and_read_back() {
     assert_eq!(done.status, "finished");
     assert_eq!(done.winner.as_deref(), Some("red"));
     assert_eq!(done.reason.as_deref(), Some("resign"));
+    assert_eq!(done.end_clocks, Some([41_000, 7_500]));
+    assert_eq!(done.aborted_by, None);
     assert!(done.changes.unwrap().contains("\"score_after\":3"));
     assert!(!s.live_games().await.unwrap().iter().any(|g| g.id == id));
     assert_eq!(s.user(&a.id).await.unwrap().unwrap().score, 3);

@@ -229,7 +229,7 @@ pub struct OnlineState {
     pub draw_offer: Option<Side>,
     /// Connection state of the seats.
     pub presence: [bool; 2],
-    /// Of an aborted game: the side that aborted it, as `ended` said (the state does not).
+    /// Of an aborted game: the side that aborted it, as `ended` said (a state says it in its result).
     pub aborted_by: Option<Side>,
     /// The reconnect grace left to each away seat (ms, as the server last said) and when that
     /// arrived.
@@ -514,7 +514,11 @@ impl App {
                     (Some(Seat::Red), Side::Red) | (Some(Seat::Blue), Side::Blue)
                 )
             };
-            return Some(match self.online.aborted_by {
+            let by = self
+                .online
+                .aborted_by
+                .or(self.online.result.as_ref().and_then(|r| r.by));
+            return Some(match by {
                 Some(s) if mine(s) => self.t(Msg::ResultAbortedYou).to_string(),
                 Some(s) => Msg::ResultAbortedBy
                     .fill(self.lang, &[("side", &color_name(self.lang, s.color()))]),

@@ -239,6 +239,9 @@ pub struct GameResult {
     pub winner: Option<Side>,
     /// `den`, `time`, `resign`, … (doc/protocol.md).
     pub reason: String,
+    /// Of an aborted game: the side that aborted it (when the server kept it).
+    #[serde(default)]
+    pub by: Option<Side>,
 }
 
 /// What a finished game changed for each player (`null` for an AI seat, for both seats of a

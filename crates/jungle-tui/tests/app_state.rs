@@ -1307,6 +1307,12 @@ fn an_aborted_online_game_is_neither_won_nor_drawn() {
         server(&mut app, now, ended);
         assert_eq!(app.result_text().as_deref(), Some(text), "{you} {by}");
     }
+    // After a reconnect, the finished game's state says it in its result.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    let over = json!({"status": "finished",
+        "result": {"winner": null, "reason": "aborted", "by": "blue"}});
+    app.handle(Event::Server(state("red", &[], over)), now);
+    assert_eq!(app.result_text().as_deref(), Some("Blue aborted the game"));
 }
 
 #[test]
