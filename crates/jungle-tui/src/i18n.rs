@@ -72,13 +72,27 @@ impl Lang {
         }
     }
 
-    /// The language of the environment: the first non-empty of `LC_ALL`, `LC_MESSAGES`, `LANG`.
+    /// The language of the environment, as gettext reads it: the first language of `LANGUAGE`
+    /// (a list of preferences, `zh_TW:en`) that is Chinese or English, unless the locale is `C`
+    /// or `POSIX`; else the first non-empty of `LC_ALL`, `LC_MESSAGES`, `LANG`.
     pub fn from_env() -> Lang {
-        ["LC_ALL", "LC_MESSAGES", "LANG"]
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
             .iter()
             .filter_map(|k| std::env::var(k).ok())
-            .find(|v| !v.is_empty())
-            .map_or(Lang::En, |v| Lang::from_locale(&v))
+            .find(|v| !v.is_empty());
+        Lang::from_env_values(std::env::var("LANGUAGE").ok().as_deref(), locale.as_deref())
+    }
+
+    /// [`Lang::from_env`] for given values of `LANGUAGE` and of the locale.
+    pub fn from_env_values(language: Option<&str>, locale: Option<&str>) -> Lang {
+        let plain = locale.is_none_or(|l| l == "C" || l == "POSIX" || l.starts_with("C."));
+        let preferred = language.filter(|_| !plain).and_then(|list| {
+            list.split(':').find(|l| {
+                let l = l.to_ascii_lowercase();
+                l.starts_with("zh") || l.starts_with("en")
+            })
+        });
+        preferred.or(locale).map_or(Lang::En, Lang::from_locale)
     }
 
     /// Whether this is one of the Chinese languages.
@@ -832,6 +846,26 @@ mod tests {
         assert_eq!(Lang::from_locale("zh_HK"), Lang::ZhHant);
         assert_eq!(Lang::from_locale("en_US.UTF-8"), Lang::En);
         assert_eq!(Lang::from_locale("C"), Lang::En);
+        // gettext's LANGUAGE comes first: its first Chinese or English entry, unless the locale
+        // is C/POSIX (or unset), where gettext ignores it.
+        for (language, locale, lang) in [
+            (Some("zh_TW:en"), Some("en_US.UTF-8"), Lang::ZhHant),
+            (Some("fr:zh_CN"), Some("en_US.UTF-8"), Lang::ZhHans),
+            (Some("en_GB"), Some("zh_CN.UTF-8"), Lang::En),
+            (Some("fr:de"), Some("zh_TW.UTF-8"), Lang::ZhHant),
+            (Some("zh_CN"), Some("C"), Lang::En),
+            (Some("zh_CN"), Some("C.UTF-8"), Lang::En),
+            (Some("zh_CN"), None, Lang::En),
+            (Some(""), Some("zh_HK.UTF-8"), Lang::ZhHant),
+            (None, Some("zh_CN.UTF-8"), Lang::ZhHans),
+            (None, None, Lang::En),
+        ] {
+            assert_eq!(
+                Lang::from_env_values(language, locale),
+                lang,
+                "{language:?} {locale:?}"
+            );
+        }
     }
 
     #[test]
