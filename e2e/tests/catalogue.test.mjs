@@ -37,7 +37,7 @@ test('every dynamic key family has all its members', () => {
     ...['water', 'trap_red', 'trap_blue', 'den_red', 'den_blue'].map((x) => `terrain_${x}`),
     ...['open', 'connecting', 'closed'].map((x) => `conn_${x}`),
     ...['not_found', 'unauthorized', 'rate_limited', 'not_your_turn', 'not_your_game', 'spectator', 'wrong_ply', 'illegal_move', 'game_over', 'bad_request', 'too_large', 'bad_json',
-      'abort_too_late', 'no_draw_offer', 'takeback_ai_only', 'nothing_to_take_back', 'game_not_over', 'already_rematched', 'aborted_no_rematch', 'own_offer', 'challenger_offline', 'opponent_offline', 'too_many_games', 'shutting_down']
+      'abort_too_late', 'no_draw_offer', 'takeback_ai_only', 'nothing_to_take_back', 'game_not_over', 'already_rematched', 'aborted_no_rematch', 'rematch_closed', 'own_offer', 'challenger_offline', 'opponent_offline', 'too_many_games', 'shutting_down']
       .map((c) => `err_${c}`),
     // The browser's own JFEN reader (web/js/jfen.js) and the server's position problems.
     ...['fields', 'ranks', 'char', 'rank_files', 'turn', 'counters', 'move_number_zero', 'too_long'].map((c) => `jfen_${c}`),

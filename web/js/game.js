@@ -399,7 +399,7 @@ export function mountGame(root, id, ctx) {
     ];
     if (live && g.you) {
       // The dialogs' buttons say what they do: "Cancel" would be unclear beside 取消对局.
-      if (n < 2) items.push(btn(t('abort'), () => ask('abort', canAbort, t('confirm_abort'), { yes: t('abort_game'), no: t('keep_playing') }), 'abort'));
+      if (canAbort()) items.push(btn(t('abort'), () => ask('abort', canAbort, t('confirm_abort'), { yes: t('abort_game'), no: t('keep_playing') }), 'abort'));
       items.push(btn(t('resign'), () => ask('resign', isLive, t('confirm_resign'), { yes: t('resign'), no: t('keep_playing') }), 'resign'));
       if (me) {
         // Waiting for the answer, it stays focusable (as Hint does): the keyboard's focus stays on it.
@@ -454,9 +454,9 @@ export function mountGame(root, id, ctx) {
    * server says can still have one (in its memory, none started yet: `rematch_open`).
    */
   function canRematch() {
-    if (!(g && !isLive() && g.you && g.status === 'finished' && g.rematch_open && !g.rematched)) return false;
-    // After an abort a new game is the way on; an offer the other side made anyway can be taken up.
-    return !(g.result && g.result.reason === 'aborted') || Boolean(rematchBy && rematchBy !== g.you);
+    // An aborted game has none: a new game is the way on.
+    return Boolean(g && !isLive() && g.you && g.status === 'finished' && g.rematch_open && !g.rematched
+      && !(g.result && g.result.reason === 'aborted'));
   }
 
   /**
@@ -468,8 +468,13 @@ export function mountGame(root, id, ctx) {
     return Boolean(me && g.presence && g.presence[OTHER[me]] === false && !opponentIsAi());
   }
 
+  /** Abort is possible while either side has not moved yet (a server pass is no move). */
   function canAbort() {
-    return isLive() && g.moves.length < 2;
+    if (!isLive()) return false;
+    const first = g.start_fen.split(' ')[1] === 'b' ? 'blue' : 'red';
+    const moved = new Set();
+    g.moves.forEach((m, i) => { if (m.mv !== '--') moved.add(i % 2 === 0 ? first : OTHER[first]); });
+    return moved.size < 2;
   }
 
   /**
@@ -851,8 +856,9 @@ export function mountGame(root, id, ctx) {
         if (msg.timeouts) g.timeouts = msg.timeouts;
         g.changes = msg.changes || null;
         applyChanges(g.changes);
-        // Just ended, in the server's memory: a rematch can be asked for (doc/protocol.md).
-        g.rematch_open = true;
+        // Just ended, in the server's memory: a rematch can be asked for (doc/protocol.md),
+        // unless the game was aborted.
+        g.rematch_open = msg.result.reason !== 'aborted';
         g.legal = [];
         g.forbidden = {};
         viewPly = positions.length - 1;
@@ -871,6 +877,16 @@ export function mountGame(root, id, ctx) {
         render();
         // On a phone the offer's bar may be below the board, off the screen: brought into view.
         if (msg.by !== g?.you && !offerBar.hidden) offerBar.scrollIntoView({ block: 'nearest' });
+        break;
+      case 'rematch_closed':
+        // The game left the server's memory: no rematch from now on; an offer is told gone.
+        if (g) {
+          if (myColor() && rematchBy) toast(t('rematch_closed'));
+          g.rematch_open = false;
+          g.rematch_offer = null;
+          rematchBy = null;
+          render();
+        }
         break;
       default:
         break;

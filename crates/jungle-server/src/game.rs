@@ -425,6 +425,13 @@ impl Actor {
                 () = sleep => {
                     if let Some((_, d)) = due {
                         if matches!(d, Due::Linger) {
+                            // From now on a rematch is refused (`rematch_closed`): the players
+                            // hear it, an offer they made included.
+                            if !self.rematched && !self.was_aborted() {
+                                self.broadcast(serde_json::json!({
+                                    "t": "rematch_closed", "game": self.meta.id,
+                                }));
+                            }
                             break;
                         }
                         self.on_due(d).await;
@@ -507,7 +514,9 @@ impl Actor {
             return;
         }
         let mut grace = self.hub.config().reconnect_grace_ms;
-        if self.meta.tc.clock_ms > 0 {
+        // Cut to the clock only while it runs: a player who drops on the opponent's turn keeps
+        // the whole grace until their own turn starts (then it is cut, see `play_ply`).
+        if self.meta.tc.clock_ms > 0 && c == self.turn() {
             grace = grace.min(self.clock_left(c, now).max(0));
         }
         self.grace_deadline[c] = Some(now + grace);
@@ -871,8 +880,14 @@ impl Actor {
                 Ok(None)
             }
             Action::Abort => {
-                // Abortable while either side has not moved yet.
-                if self.game.len() >= 2 {
+                // Abortable while either side has not moved yet (a server pass is no move).
+                let moved = |c: Color| {
+                    self.game
+                        .plies()
+                        .iter()
+                        .any(|p| p.color == c && p.mv != Move::PASS)
+                };
+                if moved(Color::Red) && moved(Color::Blue) {
                     return Err(WsError::new(
                         "abort_too_late",
                         "a game can be aborted only before both sides have moved",

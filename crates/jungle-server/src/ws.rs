@@ -526,10 +526,19 @@ impl Conn {
     }
 
     async fn act(&mut self, game: GameId, action: Action) -> Result<(), WsError> {
+        // A finished game's actor is gone once a rematch can no longer be asked for.
+        let rematch = matches!(action, Action::Rematch);
+        let gone = |e: WsError| match e.code {
+            "game_over" if rematch => WsError::new(
+                "rematch_closed",
+                "a rematch is asked for within 2 minutes of the game's end; start a new game",
+            ),
+            _ => e,
+        };
         let Some(h) = self.state.hub.game(&game) else {
             let stored = self.state.hub.store().game(&game).await.ok().flatten();
             return Err(match stored {
-                Some(_) => WsError::new("game_over", "the game is over"),
+                Some(_) => gone(WsError::new("game_over", "the game is over")),
                 None => WsError::new("not_found", "no such game"),
             });
         };
@@ -542,7 +551,7 @@ impl Conn {
             });
         }
         self.follow(&h);
-        if let Some(direct) = h.act(self.user.id.clone(), action).await? {
+        if let Some(direct) = h.act(self.user.id.clone(), action).await.map_err(gone)? {
             let _ = self.out.send(direct).await;
         }
         Ok(())

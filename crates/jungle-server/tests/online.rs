@@ -1318,11 +1318,17 @@ async fn the_reconnect_grace_never_outlasts_the_players_clock() {
     srv.clock.advance(15_000);
     red.mv(&game, 0, "g3g4").await; // Red has 5 s left, Blue 20 s
     blue.expect("moved").await;
-    // Red drops while Blue is to move: Red's grace is cut to Red's 5 s, not 60 s.
+    // Red drops while Blue is to move: Red's clock does not run, so neither is the grace cut to
+    // it yet (a reload while the opponent thinks must not lose a game low on time).
     red.ws.close_ref().await;
     let p = blue.expect("presence").await;
     assert_eq!(p["red"], false);
-    assert_eq!(p["away_ms"]["red"], 5_000, "the real end is reported: {p}");
+    assert_eq!(p["away_ms"]["red"], 60_000, "{p}");
+    srv.clock.advance(10_000);
+    blue.send(json!({"t": "ping"})).await;
+    blue.expect("pong").await;
+    // Blue moves: Red's clock starts, and Red has until it would run out, 5 s, not 50 s.
+    blue.mv(&game, 1, "a9a8").await;
     blue_wins_by_disconnect_after(&srv, &mut blue, 5_000).await;
 }
 
@@ -1574,4 +1580,51 @@ async fn a_finished_game_reads_the_same_from_the_store() {
     blue.expect("ended").await;
     let g = same(game).await;
     assert_eq!(g["result"]["by"], "red", "{g}");
+}
+
+#[tokio::test]
+async fn server_passes_are_no_moves_for_the_abort() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue, game) =
+        guests_playing(&srv, json!({"clock_s": 0, "inc_s": 0, "move_s": 30})).await;
+    // Red moves, Blue is passed for twice, Red moves again: Blue has not moved yet.
+    red.mv(&game, 0, "g3g4").await;
+    srv.clock.advance(30_000);
+    assert_eq!(red.expect("moved").await["move"], "--");
+    red.mv(&game, 2, "g4g5").await;
+    srv.clock.advance(30_000);
+    assert_eq!(red.expect("moved").await["move"], "--");
+    red.send(json!({"t": "abort", "game": game})).await;
+    let e = blue.expect("ended").await;
+    assert_eq!(e["result"]["reason"], "aborted", "{e}");
+}
+
+#[tokio::test]
+async fn a_rematch_offer_not_taken_up_in_time_closes_and_says_so() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
+    red.send(json!({"t": "resign", "game": game})).await;
+    blue.expect("ended").await;
+    red.send(json!({"t": "rematch", "game": game})).await;
+    blue.expect("rematch_offered").await;
+    srv.clock.advance(jungle_server::game::LINGER_MS + 1);
+    // Both players hear that the time for a rematch has passed.
+    for p in [&mut red, &mut blue] {
+        let m = p.expect("rematch_closed").await;
+        assert_eq!(m["game"], game.as_str(), "{m}");
+    }
+    let id: jungle_server::GameId = game.parse().unwrap();
+    for _ in 0..500 {
+        if srv.state.hub.game(&id).is_none() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    // Accepting now is refused as too late, not as "the game is over".
+    let e = blue
+        .expect_error(json!({"t": "rematch", "game": game}))
+        .await;
+    assert_eq!(e["code"], "rematch_closed", "{e}");
 }

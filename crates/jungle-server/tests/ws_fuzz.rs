@@ -32,6 +32,7 @@ const CODES: &[&str] = &[
     "game_not_over",
     "already_rematched",
     "aborted_no_rematch",
+    "rematch_closed",
     "shutting_down",
 ];
 

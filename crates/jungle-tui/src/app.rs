@@ -1891,6 +1891,12 @@ impl App {
                 self.online.changes = Some(changes);
                 self.online.changes_pending = false;
             }
+            ServerMsg::RematchClosed { game } if is_ours(self, &game) => {
+                self.online.rematch_open = Some(false);
+                if self.people_game() {
+                    self.info(Msg::RematchClosed);
+                }
+            }
             ServerMsg::RematchOffered { game, by } if is_ours(self, &game) => {
                 let side = if by == "red" { Side::Red } else { Side::Blue };
                 if self.online.you.is_some_and(|y| !y.plays(side.color())) {
@@ -1933,7 +1939,9 @@ impl App {
                         "opponent_offline" => {
                             return self.seek_new_opponent(Msg::OpponentLeftNewSeek)
                         }
-                        "not_found" => return self.seek_new_opponent(Msg::RematchClosedNewSeek),
+                        "not_found" | "rematch_closed" | "game_over" => {
+                            return self.seek_new_opponent(Msg::RematchClosedNewSeek)
+                        }
                         _ => {}
                     }
                 }

@@ -273,6 +273,7 @@ messages! {
     ResignConfirm => "tui_resign_confirm";
     TakebackOnlyAi => "tui_takeback_only_ai";
     RematchOffered => "tui_rematch_offered";
+    RematchClosed => "rematch_closed";
     RematchSent => "rematch_sent";
     GameStillOn => "tui_game_still_on";
     Spectating => "tui_spectating";

@@ -123,6 +123,11 @@ pub enum ServerMsg {
         /// `red` or `blue`.
         by: String,
     },
+    /// The finished game left the server's memory: no rematch of it from now on.
+    RematchClosed {
+        /// The game id.
+        game: Value,
+    },
     /// A refused message.
     Error {
         /// Machine code, e.g. `illegal_move`.

@@ -1048,6 +1048,10 @@ fn n_after_the_opponent_has_gone_looks_for_a_new_one_instead_of_a_rematch() {
             "not_found",
             "This game can no longer be rematched: looking for a new opponent",
         ),
+        (
+            "rematch_closed",
+            "This game can no longer be rematched: looking for a new opponent",
+        ),
     ] {
         let (mut app, _, now) = new(Opponent::Online, None);
         app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
@@ -1070,6 +1074,23 @@ fn n_after_the_opponent_has_gone_looks_for_a_new_one_instead_of_a_rematch() {
     let closed = json!({"status":"finished","result":{"winner":"red","reason":"resign"},
                         "rematch_open": false});
     app.handle(Event::Server(state("red", &["g3g4"], closed)), now);
+    assert_eq!(
+        sent(&press(&mut app, now, &[Key::Char('n')])),
+        vec![quick.clone()]
+    );
+    // The server says the time for a rematch has passed: said, and n looks for a new opponent.
+    let (mut app, _, now) = new(Opponent::Online, None);
+    app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
+    server(
+        &mut app,
+        now,
+        json!({"t":"ended","game":"g1","result":{"winner":"blue","reason":"resign"},"changes":{}}),
+    );
+    server(&mut app, now, json!({"t":"rematch_closed","game":"g1"}));
+    assert_eq!(
+        status(&app),
+        "The time for a rematch (2 minutes after the end) has passed."
+    );
     assert_eq!(sent(&press(&mut app, now, &[Key::Char('n')])), vec![quick]);
     // Against the server's AI, n is a rematch whoever is connected.
     let (mut app, _, now) = new(Opponent::Online, None);
