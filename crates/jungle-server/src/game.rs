@@ -535,7 +535,12 @@ impl Actor {
                     let now = self.clock.now_ms();
                     self.remaining[c] = self.clock_left(c, now);
                     self.turn_start = now;
-                    self.finish(Some(!c), "timeouts").await;
+                    // A player away when the fourth timeout forfeits has not come back: a loss
+                    // by disconnect (§8.3), as when the grace runs out first; else closing the
+                    // page would dodge the disconnect's count and coins.
+                    let away = self.grace_deadline[c].is_some();
+                    let reason = if away { "disconnect" } else { "timeouts" };
+                    self.finish(Some(!c), reason).await;
                 } else {
                     // An AI search still running was for the position before this pass: its
                     // move must never be played (the next turn starts a search of its own).

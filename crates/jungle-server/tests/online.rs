@@ -1628,3 +1628,34 @@ async fn a_rematch_offer_not_taken_up_in_time_closes_and_says_so() {
         .await;
     assert_eq!(e["code"], "rematch_closed", "{e}");
 }
+
+#[tokio::test]
+async fn an_away_player_forfeiting_by_timeouts_loses_by_disconnect() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue, game) =
+        guests_playing(&srv, json!({"clock_s": 0, "inc_s": 0, "move_s": 10})).await;
+    // Red closes the page: its passes come every 10 s, long before its 60 s grace ends.
+    red.ws.close_ref().await;
+    assert_eq!(blue.expect("presence").await["red"], false);
+    let mut ply = 0;
+    for n in 1..=3 {
+        srv.clock.advance(10_000);
+        assert_eq!(blue.expect("moved").await["timeouts"]["red"], n);
+        ply += 1;
+        blue.mv(&game, ply, if n % 2 == 1 { "a9a8" } else { "a8a9" })
+            .await;
+        ply += 1;
+    }
+    srv.clock.advance(10_000);
+    let e = blue.expect("ended").await;
+    assert_eq!(
+        e["result"],
+        json!({"winner": "blue", "reason": "disconnect"}),
+        "{e}"
+    );
+    let c = &e["changes"]["red"];
+    assert_eq!(c["coins_after"], 990, "{e}");
+    let me = srv.get("/api/me", Some(&red.token)).await.json();
+    assert_eq!(me["user"]["disconnects"], 1, "{me}");
+}
