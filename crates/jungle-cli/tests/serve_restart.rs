@@ -265,3 +265,117 @@ fn tempfile_dir() -> std::path::PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+/// PostgreSQL only (run by `scripts/test-postgres.sh`, in CI too): the advisory lock lives as long
+/// as its connection. A server whose lock connection is ended takes the lock again on a new one;
+/// and if another server took it meanwhile, it stops with an error instead of running the same
+/// games twice.
+#[test]
+fn a_server_keeps_its_postgresql_lock_or_stops() {
+    let Ok(url) = std::env::var("DATABASE_URL") else {
+        eprintln!(
+            "DATABASE_URL not set: the PostgreSQL lock test runs in scripts/test-postgres.sh"
+        );
+        return;
+    };
+    if !url.starts_with("postgres") {
+        return;
+    }
+    let _one = one_at_a_time();
+    let dir = tempfile_dir();
+    // One runtime for the test's connections (its waits block it: nothing else runs on it).
+    block_on(pg_lock_kept_or_lost(&url, &dir));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The lock's key ("jungle" in ASCII), as the server takes it.
+const PG_LOCK_KEY: &str = "106117110103108101";
+
+/// The sessions holding the server's advisory lock (its key split over classid and objid).
+async fn pg_lock_holders(conn: &mut sqlx::AnyConnection) -> Vec<i32> {
+    use sqlx::Row;
+    let q = format!(
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted \
+         AND ((classid::bigint << 32) | objid::bigint) = {PG_LOCK_KEY}"
+    );
+    let rows = sqlx::query(&q).fetch_all(conn).await.unwrap();
+    rows.iter().map(|r| r.get::<i32, _>(0)).collect()
+}
+
+/// Waits (20 s at most) until the lock's holders are as `ok` wants them.
+async fn pg_wait_for(
+    what: &str,
+    conn: &mut sqlx::AnyConnection,
+    ok: impl Fn(&[i32]) -> bool,
+) -> Vec<i32> {
+    let since = std::time::Instant::now();
+    loop {
+        let h = pg_lock_holders(conn).await;
+        if ok(&h) {
+            return h;
+        }
+        assert!(since.elapsed() < Duration::from_secs(20), "{what}: {h:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+async fn pg_lock_kept_or_lost(url: &str, dir: &std::path::Path) {
+    use sqlx::{Connection, Row};
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(url).await.unwrap();
+    let end = |pid: i32| format!("SELECT pg_terminate_backend({pid})");
+
+    // The lock's connection ends: the server takes the lock again and goes on serving.
+    let mut server = start(dir);
+    let first = pg_wait_for("the server holds the lock", &mut conn, |h| h.len() == 1).await[0];
+    sqlx::query(&end(first)).execute(&mut conn).await.unwrap();
+    pg_wait_for("the server takes the lock again", &mut conn, |h| {
+        h.len() == 1 && h[0] != first
+    })
+    .await;
+    let health = client::http(server.addr, "GET", "/api/health", None, None)
+        .await
+        .unwrap();
+    assert_eq!(health.status, 200, "{}", health.body);
+    // Another server is refused as before.
+    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+
+    // The lock's connection ends and another session takes the lock first: the server stops
+    // with an error.
+    let held = pg_wait_for("the server holds the lock", &mut conn, |h| h.len() == 1).await[0];
+    let mut other = sqlx::AnyConnection::connect(url).await.unwrap();
+    sqlx::query(&end(held)).execute(&mut conn).await.unwrap();
+    let since = std::time::Instant::now();
+    loop {
+        let got: bool = sqlx::query(&format!("SELECT pg_try_advisory_lock({PG_LOCK_KEY})"))
+            .fetch_one(&mut other)
+            .await
+            .unwrap()
+            .get(0);
+        if got {
+            break;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(20),
+            "the ended connection's lock was never released"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let since = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(30),
+            "the server did not stop after losing its database"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(!status.success(), "{status:?}");
+}

@@ -33,6 +33,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use store::Store;
+use tokio::sync::watch;
 
 pub use error::ApiError;
 pub use ids::{GameId, SeekId, UserId};
@@ -235,23 +236,85 @@ impl DatabaseLock {
                 }
             };
         }
-        use sqlx::{Connection, Row};
-        sqlx::any::install_default_drivers();
-        let mut conn = sqlx::AnyConnection::connect(url)
-            .await
-            .map_err(|e| format!("database {}: {e}", database_place(url)))?;
-        // The key: "jungle" in ASCII, the same for every server of this project.
-        let got: bool = sqlx::query("SELECT pg_try_advisory_lock(106117110103108101)")
-            .fetch_one(&mut conn)
-            .await
-            .and_then(|r| r.try_get(0))
-            .map_err(|e| format!("database {}: {e}", database_place(url)))?;
-        if got {
-            Ok(DatabaseLock::Postgres(conn))
-        } else {
-            Err(busy(database_place(url)))
+        match pg_lock(url).await {
+            Ok(Some(conn)) => Ok(DatabaseLock::Postgres(conn)),
+            Ok(None) => Err(busy(database_place(url))),
+            Err(e) => Err(format!("database {}: {e}", database_place(url))),
         }
     }
+
+    /// Keeps the lock in a task of its own until the returned guard drops. The receiver hears
+    /// why, if this server lost the database to another one: on PostgreSQL the lock lives as
+    /// long as its connection, so the task checks the connection every [`LOCK_CHECK`]; a lost
+    /// one (the database restarted, the connection was ended) is replaced and the lock taken
+    /// again — unless another server took it meanwhile, which this server must then leave the
+    /// database to. (While the database is away the task keeps trying: no server can take it.)
+    pub fn keep(self, url: String) -> (KeptLock, watch::Receiver<Option<String>>) {
+        let (tx, rx) = watch::channel(None);
+        let task = tokio::spawn(async move {
+            let mut conn = match self {
+                // The file lock lasts as long as the file is open: held here until the end.
+                DatabaseLock::File(file) => {
+                    let _file = file;
+                    std::future::pending::<()>().await;
+                    return;
+                }
+                DatabaseLock::Postgres(conn) => conn,
+            };
+            loop {
+                tokio::time::sleep(LOCK_CHECK).await;
+                let alive =
+                    tokio::time::timeout(LOCK_CHECK, sqlx::query("SELECT 1").execute(&mut conn))
+                        .await;
+                if matches!(alive, Ok(Ok(_))) {
+                    continue;
+                }
+                match pg_lock(&url).await {
+                    Ok(Some(new)) => {
+                        tracing::warn!("the database connection holding this server's lock was lost; the lock is taken again");
+                        conn = new;
+                    }
+                    Ok(None) => {
+                        let _ = tx.send(Some(format!(
+                            "the database connection holding this server's lock was lost, and another jungle server took {} meanwhile: one server per database",
+                            database_place(&url)
+                        )));
+                        return;
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "the database connection holding this server's lock was lost; retrying")
+                    }
+                }
+            }
+        });
+        (KeptLock(task), rx)
+    }
+}
+
+/// How often a server checks that it still holds its PostgreSQL database ([`DatabaseLock::keep`]).
+pub const LOCK_CHECK: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// A [`DatabaseLock`] kept by its task; dropping it releases the lock.
+pub struct KeptLock(tokio::task::JoinHandle<()>);
+
+impl Drop for KeptLock {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// A new connection to the PostgreSQL database `url` holding the advisory lock of this project's
+/// servers; None if another session holds it.
+async fn pg_lock(url: &str) -> Result<Option<sqlx::AnyConnection>, sqlx::Error> {
+    use sqlx::{Connection, Row};
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(url).await?;
+    // The key: "jungle" in ASCII, the same for every server of this project.
+    let got: bool = sqlx::query("SELECT pg_try_advisory_lock(106117110103108101)")
+        .fetch_one(&mut conn)
+        .await
+        .and_then(|r| r.try_get(0))?;
+    Ok(got.then_some(conn))
 }
 
 /// Connects the store, resumes live games and builds the state.
@@ -292,7 +355,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", opts.listen))?;
     let url = database_url(&opts)?;
-    let _lock = DatabaseLock::take(&url).await?;
+    let (_lock, mut lost) = DatabaseLock::take(&url).await?.keep(url.clone());
+    let mut lost_said = lost.clone();
     tracing::info!(
         database = %database_place(&url),
         sqlite_sync = if opts.sqlite_full_sync { "full" } else { "normal" },
@@ -306,8 +370,10 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
     let stopping = hub.clone();
     let header_timeout = opts.config.header_read_timeout;
     http::serve_http(listener, app(state), header_timeout, async move {
-        signals.recv().await;
-        tracing::info!("shutting down");
+        tokio::select! {
+            signal = signals.recv() => tracing::info!(signal, "shutting down"),
+            _ = lost.wait_for(Option::is_some) => tracing::error!("shutting down: this server lost its database to another one"),
+        }
         // Game actions are refused from now on, and results not stored yet are retried at once.
         stopping.begin_shutdown();
     })
@@ -316,7 +382,11 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
     // them (the lost ones are logged), then the store closes.
     hub.unstored_results().wait(game::RESULT_STORE_GRACE).await;
     hub.store().close().await;
-    Ok(())
+    let why = lost_said.borrow_and_update().clone();
+    match why {
+        Some(why) => Err(why.into()),
+        None => Ok(()),
+    }
 }
 
 /// Runs [`serve`] on a new multi-threaded runtime, with `RUST_LOG`-filtered logs on stderr.
