@@ -253,7 +253,8 @@ where
 
 /// The ply writer: group commit. Every ply waiting when a transaction starts goes into it, so
 /// many games share one disk sync, and each ply is acknowledged only once its transaction has
-/// committed. If a batch fails, its plies are retried one by one so each gets its own answer.
+/// committed. If a batch fails, its plies are retried one by one so each gets its own answer
+/// (unless the database is away: then all get its error at once).
 async fn ply_writer(pool: AnyPool, mut rx: mpsc::Receiver<PendingPly>) {
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
@@ -271,17 +272,26 @@ async fn ply_writer(pool: AnyPool, mut rx: mpsc::Receiver<PendingPly>) {
             tx.commit().await
         }
         .await;
-        if together.is_ok() {
-            for p in batch {
-                let _ = p.done.send(Ok(()));
+        match together {
+            Ok(()) => {
+                for p in batch {
+                    let _ = p.done.send(Ok(()));
+                }
             }
-        } else {
-            if let Err(e) = together {
+            // The database is away (no connection within `ACQUIRE_TIMEOUT`, or it went): each
+            // ply alone would wait as long again, so all are answered at once.
+            Err(e @ (sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_))) => {
+                let e = e.to_string();
+                for p in batch {
+                    let _ = p.done.send(Err(e.clone()));
+                }
+            }
+            Err(e) => {
                 tracing::warn!(plies = batch.len(), error = %e, "a batch of plies failed; writing them one by one");
-            }
-            for p in batch {
-                let r = insert_plies(&pool, std::slice::from_ref(&p)).await;
-                let _ = p.done.send(r.map_err(|e| e.to_string()));
+                for p in batch {
+                    let r = insert_plies(&pool, std::slice::from_ref(&p)).await;
+                    let _ = p.done.send(r.map_err(|e| e.to_string()));
+                }
             }
         }
     }
