@@ -375,7 +375,19 @@ async fn check_database(url: &str, sqlite: bool) -> Result<()> {
     let r = if sqlite {
         let pages = format!("PRAGMA page_size={SQLITE_PAGE_SIZE}");
         match conn.execute(pages.as_str()).await {
-            Ok(_) => conn.execute("PRAGMA journal_mode=WAL").await,
+            Ok(_) => match conn.execute("PRAGMA journal_mode=WAL").await {
+                // A file that can be read but not written (its permissions, `?mode=ro`) opens
+                // all the same: a write, changing nothing, finds it out now rather than at the
+                // first request.
+                Ok(_) => match sqlx::query_scalar::<_, i64>("PRAGMA user_version")
+                    .fetch_one(&mut conn)
+                    .await
+                {
+                    Ok(v) => conn.execute(format!("PRAGMA user_version={v}").as_str()).await,
+                    Err(e) => Err(e),
+                },
+                Err(e) => Err(e),
+            },
             Err(e) => Err(e),
         }
     } else {

@@ -473,3 +473,23 @@ async fn the_ai_accepts_a_draw_when_lost_and_declines_when_winning() {
         .json();
     assert_eq!(st["game"]["status"], "live");
 }
+
+#[tokio::test]
+async fn an_sqlite_database_that_cannot_be_written_is_refused_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("jungle.db");
+    let url = format!("sqlite://{}", file.display());
+    let levels = Arc::new(LevelTable::default());
+    Store::connect(&format!("{url}?mode=rwc"), levels.clone())
+        .await
+        .unwrap()
+        .close()
+        .await;
+    // Opened read-only (as a file without write permission is): refused now, not at the first
+    // request with an `internal` error.
+    let e = Store::connect(&format!("{url}?mode=ro"), levels)
+        .await
+        .err()
+        .expect("a read-only database is refused");
+    assert!(e.to_string().contains("readonly"), "{e}");
+}
