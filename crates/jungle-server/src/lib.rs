@@ -359,7 +359,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
     let mut lost_said = lost.clone();
     tracing::info!(
         database = %database_place(&url),
-        sqlite_sync = if opts.sqlite_full_sync { "full" } else { "normal" },
+        // Said for SQLite only (PostgreSQL has no such setting here).
+        sqlite_sync = sqlite_path(&url).map(|_| if opts.sqlite_full_sync { "full" } else { "normal" }),
         "starting"
     );
     let state = build_state(&opts, Arc::new(clock::SystemClock)).await?;
