@@ -99,9 +99,10 @@ async fn guest(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
 ) -> Result<Response, ApiError> {
-    if !state.limits.allow(Request::Account, ip) {
-        return Err(ApiError::RateLimited);
-    }
+    state
+        .limits
+        .allow(Request::Account, ip)
+        .map_err(ApiError::RateLimited)?;
     let now = state.hub.clock().now_ms();
     // A few tries in the unlikely case the generated name is taken.
     for _ in 0..5 {
@@ -155,9 +156,10 @@ fn marks_on_letters(name: &str) -> bool {
     })
 }
 
-/// Combining marks allowed on one letter: Myanmar writes up to four on one consonant (a medial,
-/// vowel signs and the asat: ကျော်), Devanagari a nukta, a vowel sign and an anusvara (ज़िं).
-const MAX_MARKS: usize = 4;
+/// Combining marks allowed on one letter, in a name's normal form ([`normalize_name`]): Myanmar
+/// writes up to four on one consonant (a medial, vowel signs and the asat: ကျော်), Devanagari a
+/// nukta, a vowel sign and an anusvara (ज़िं).
+pub const MAX_MARKS: usize = 4;
 
 /// Whether the letters of `name` come from one writing system: one script, or scripts written
 /// together (Latin with Han, Hiragana and Katakana; with Han and Bopomofo; with Han and
@@ -190,7 +192,8 @@ fn one_writing_system(name: &str) -> bool {
 }
 
 /// Checks a new account name (in [`normalize_name`]'s form): 2–20 letters (any script, with
-/// their accents), digits, `_` or `-`, from one writing system, not `Guest-…`.
+/// their accents), digits, `_` or `-` (`name_chars`), its combining marks each on a letter, at
+/// most [`MAX_MARKS`] in a row (`name_marks`), from one writing system, not `Guest-…`.
 pub fn validate_name(name: &str) -> Result<(), ApiError> {
     if !NAME_CHARS.contains(&name.chars().count()) {
         return Err(ApiError::Account(AccountRule::NameLength));
@@ -200,9 +203,13 @@ pub fn validate_name(name: &str) -> Result<(), ApiError> {
     if !name
         .chars()
         .all(|c| (c.is_alphanumeric() && !invisible(c)) || mark(c) || c == '_' || c == '-')
-        || !marks_on_letters(name)
     {
         return Err(ApiError::Account(AccountRule::NameChars));
+    }
+    // Counted in the form given (the normal form): `e` and an acute accent are one letter `é`
+    // by then, and a mark that is two in it (U+0344) counts as two.
+    if !marks_on_letters(name) {
+        return Err(ApiError::Account(AccountRule::NameMarks));
     }
     if !one_writing_system(name) {
         return Err(ApiError::Account(AccountRule::NameScripts));
@@ -226,30 +233,98 @@ fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError>
     serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("bad JSON: {e}")))
 }
 
-async fn hash_password(password: String) -> Result<String, ApiError> {
-    tokio::task::spawn_blocking(move || {
-        let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| ApiError::Internal(format!("argon2: {e}")))
-    })
-    .await
-    .map_err(|e| ApiError::Internal(e.to_string()))?
+/// How many password hashes (Argon2, about 19 MiB of memory each) run at once, server-wide:
+/// the machine's CPUs, at most [`MAX_HASHING`]. Every `register`, `login` and `password`
+/// request hashes once or twice; those over the cap wait their turn (in order) instead of each
+/// taking a blocking thread and its 19 MiB at the same moment, so that a burst of logins costs
+/// at most `cap × 19 MiB` and no more CPU than there is. The per-address limit of account
+/// requests (`--auth-per-min`) bounds the queue.
+pub fn hashing_cap() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .clamp(1, MAX_HASHING)
 }
 
+/// The most password hashes that run at once whatever the number of CPUs (see [`hashing_cap`]).
+pub const MAX_HASHING: usize = 4;
+
+/// A cap on blocking jobs run at once (password hashing: [`hashing_cap`]); the rest wait, in
+/// the order they came, for a place.
+#[derive(Debug, Clone)]
+pub struct BlockingLimiter {
+    places: std::sync::Arc<tokio::sync::Semaphore>,
+}
+
+impl BlockingLimiter {
+    /// A limiter letting `cap` jobs (at least 1) run at once.
+    pub fn new(cap: usize) -> BlockingLimiter {
+        BlockingLimiter {
+            places: std::sync::Arc::new(tokio::sync::Semaphore::new(cap.max(1))),
+        }
+    }
+
+    /// How many more jobs could start now without waiting.
+    pub fn free(&self) -> usize {
+        self.places.available_permits()
+    }
+
+    /// Runs `job` on a blocking thread once a place is free and answers its result. The place
+    /// is held until the job has finished, even if the caller stops waiting for it (a client
+    /// that hung up): a job that was started always runs to its end.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let place = self
+            .places
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| ApiError::Internal(format!("hashing limiter: {e}")))?;
+        tokio::task::spawn_blocking(move || {
+            let out = job();
+            drop(place);
+            out
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("hashing job: {e}")))
+    }
+}
+
+/// The server's one password-hashing limiter ([`hashing_cap`] places).
+fn hashing() -> &'static BlockingLimiter {
+    static HASHING: std::sync::OnceLock<BlockingLimiter> = std::sync::OnceLock::new();
+    HASHING.get_or_init(|| BlockingLimiter::new(hashing_cap()))
+}
+
+/// Hashes a password (Argon2id, a fresh salt), waiting for a place under [`hashing_cap`].
+async fn hash_password(password: String) -> Result<String, ApiError> {
+    hashing()
+        .run(move || {
+            let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
+            Argon2::default()
+                .hash_password(password.as_bytes(), &salt)
+                .map(|h| h.to_string())
+                .map_err(|e| ApiError::Internal(format!("argon2: {e}")))
+        })
+        .await?
+}
+
+/// Whether `password` is the one `hash` was made from (false for a hash that cannot be read),
+/// waiting for a place under [`hashing_cap`].
 async fn verify_password(password: String, hash: String) -> bool {
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash)
-            .map(|h| {
-                Argon2::default()
-                    .verify_password(password.as_bytes(), &h)
-                    .is_ok()
-            })
-            .unwrap_or(false)
-    })
-    .await
-    .unwrap_or(false)
+    hashing()
+        .run(move || {
+            PasswordHash::new(&hash)
+                .map(|h| {
+                    Argon2::default()
+                        .verify_password(password.as_bytes(), &h)
+                        .is_ok()
+                })
+                .unwrap_or(false)
+        })
+        .await
+        .unwrap_or(false)
 }
 
 async fn register(
@@ -258,9 +333,10 @@ async fn register(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    if !state.limits.allow(Request::Account, ip) {
-        return Err(ApiError::RateLimited);
-    }
+    state
+        .limits
+        .allow(Request::Account, ip)
+        .map_err(ApiError::RateLimited)?;
     let c: Credentials = json_body(&body)?;
     let name = normalize_name(&c.name);
     validate_name(&name)?;
@@ -291,9 +367,10 @@ async fn login(
     ClientIp(ip): ClientIp,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    if !state.limits.allow(Request::Account, ip) {
-        return Err(ApiError::RateLimited);
-    }
+    state
+        .limits
+        .allow(Request::Account, ip)
+        .map_err(ApiError::RateLimited)?;
     let c: Credentials = json_body(&body)?;
     let store = state.hub.store();
     // Names are kept in NFKC form (those stored before are brought to it at start).
@@ -359,9 +436,10 @@ async fn change_password(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    if !state.limits.allow(Request::Account, ip) {
-        return Err(ApiError::RateLimited);
-    }
+    state
+        .limits
+        .allow(Request::Account, ip)
+        .map_err(ApiError::RateLimited)?;
     let (token, user) = session(&state, &headers).await?;
     let c: PasswordChange = json_body(&body)?;
     let store = state.hub.store();
@@ -441,6 +519,161 @@ async fn leaderboard(State(state): State<AppState>) -> Result<Response, ApiError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Condvar, Mutex};
+
+    /// Jobs that count how many of them run at once, and wait for [`Gate::open`] to finish.
+    #[derive(Default)]
+    struct Gate {
+        open: Mutex<bool>,
+        opened: Condvar,
+        running: AtomicUsize,
+        most: AtomicUsize,
+        done: AtomicUsize,
+    }
+
+    impl Gate {
+        fn job(self: &Arc<Self>) -> impl FnOnce() -> usize + Send + 'static {
+            let gate = self.clone();
+            move || {
+                let now = gate.running.fetch_add(1, Ordering::SeqCst) + 1;
+                gate.most.fetch_max(now, Ordering::SeqCst);
+                let mut open = gate.open.lock().unwrap();
+                while !*open {
+                    open = gate.opened.wait(open).unwrap();
+                }
+                drop(open);
+                gate.running.fetch_sub(1, Ordering::SeqCst);
+                gate.done.fetch_add(1, Ordering::SeqCst);
+                now
+            }
+        }
+
+        fn open(&self) {
+            *self.open.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            self.opened.notify_all();
+        }
+
+        /// Opens the gate when dropped: a failing test lets its jobs end (the runtime waits
+        /// for them).
+        fn opened_at_end(self: &Arc<Self>) -> impl Drop {
+            struct OpenOnDrop(Arc<Gate>);
+            impl Drop for OpenOnDrop {
+                fn drop(&mut self) {
+                    self.0.open();
+                }
+            }
+            OpenOnDrop(self.clone())
+        }
+
+        /// Waits (yielding) until `f` holds; panics after a generous while, not to hang.
+        async fn until(&self, what: &str, f: impl Fn(&Self) -> bool) {
+            for _ in 0..10_000 {
+                if f(self) {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+            }
+            panic!("never happened: {what}");
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_hashing_limiter_runs_at_most_its_cap_at_once_and_queues_the_rest() {
+        let limiter = BlockingLimiter::new(3);
+        let gate = Arc::new(Gate::default());
+        let _end = gate.opened_at_end();
+        let jobs: Vec<_> = (0..12)
+            .map(|_| {
+                let (limiter, job) = (limiter.clone(), gate.job());
+                tokio::spawn(async move { limiter.run(job).await.unwrap() })
+            })
+            .collect();
+        gate.until("3 jobs running", |g| g.running.load(Ordering::SeqCst) >= 3)
+            .await;
+        assert_eq!(limiter.free(), 0);
+        // The other 9 wait for a place: give them every chance to start anyway.
+        for _ in 0..50 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(gate.running.load(Ordering::SeqCst), 3);
+        assert_eq!(gate.done.load(Ordering::SeqCst), 0);
+        gate.open();
+        for job in jobs {
+            assert!(job.await.unwrap() <= 3);
+        }
+        assert_eq!(gate.most.load(Ordering::SeqCst), 3);
+        assert_eq!(gate.done.load(Ordering::SeqCst), 12);
+        assert_eq!(limiter.free(), 3);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_hash_whose_request_is_dropped_keeps_its_place_until_it_has_run() {
+        // A client that hangs up drops its request's future; the Argon2 job it started runs on
+        // (a blocking thread cannot be stopped), so it must still count against the cap.
+        let limiter = BlockingLimiter::new(1);
+        let gate = Arc::new(Gate::default());
+        let _end = gate.opened_at_end();
+        let first = tokio::spawn({
+            let (limiter, job) = (limiter.clone(), gate.job());
+            async move { limiter.run(job).await }
+        });
+        gate.until("the job running", |g| g.running.load(Ordering::SeqCst) == 1)
+            .await;
+        first.abort();
+        assert!(first.await.unwrap_err().is_cancelled());
+        assert_eq!(limiter.free(), 0, "the running job still holds its place");
+        let second = tokio::spawn({
+            let (limiter, job) = (limiter.clone(), gate.job());
+            async move { limiter.run(job).await.unwrap() }
+        });
+        for _ in 0..50 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(
+            gate.running.load(Ordering::SeqCst),
+            1,
+            "the second one waits"
+        );
+        gate.open();
+        assert_eq!(second.await.unwrap(), 1, "it ran alone");
+        gate.until("both jobs done", |g| g.done.load(Ordering::SeqCst) == 2)
+            .await;
+        assert_eq!(gate.most.load(Ordering::SeqCst), 1);
+        assert_eq!(limiter.free(), 1);
+    }
+
+    #[test]
+    fn the_hashing_cap_is_the_cpus_at_most_max_hashing() {
+        let cap = hashing_cap();
+        assert!((1..=MAX_HASHING).contains(&cap), "{cap}");
+        let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+        assert_eq!(cap, cpus.min(MAX_HASHING));
+    }
+
+    #[test]
+    fn misplaced_combining_marks_have_their_own_rule() {
+        let code = |name: &str| match validate_name(&normalize_name(name)) {
+            Ok(()) => "ok",
+            Err(e) => e.code(),
+        };
+        // Four marks on a letter is writing; five is not, nor one on nothing.
+        assert_eq!(code("a\u{334}\u{334}\u{334}\u{334}bxyz"), "ok");
+        assert_eq!(
+            code("a\u{334}\u{334}\u{334}\u{334}\u{334}bxyz"),
+            "name_marks"
+        );
+        assert_eq!(code("\u{301}abc"), "name_marks");
+        assert_eq!(code("ab-\u{301}c"), "name_marks");
+        // Counted in the normal form: `e` + acute is `é` (one mark fewer), U+0344 is two marks.
+        assert_eq!(code("e\u{301}\u{334}\u{334}\u{334}\u{334}abc"), "ok");
+        assert_eq!(code("q\u{344}\u{334}\u{334}\u{334}abc"), "name_marks");
+        // Other characters are the other rule, whatever the marks.
+        assert_eq!(code("\u{301}a b"), "name_chars");
+        let message = AccountRule::NameMarks.message();
+        assert!(message.contains("at most 4 in a row"), "{message}");
+        assert!(message.contains("follow a letter"), "{message}");
+    }
 
     #[test]
     fn names_people_write_are_accepted() {

@@ -44,6 +44,13 @@ pub enum ApiError {
     /// The name is taken.
     #[error("that name is taken")]
     NameTaken,
+    /// A guest session's registration found its account registered already, by another
+    /// request of the same session that came first (two at once): this one changed nothing.
+    #[error(
+        "this session's guest account was registered by another request meanwhile; \
+         nothing was changed: log in, or log out to register another account"
+    )]
+    AlreadyRegistered,
     /// A new account's name or password breaks a rule; each rule has its own code, so that
     /// clients can say which in their players' language.
     #[error("{}", .0.message())]
@@ -51,9 +58,9 @@ pub enum ApiError {
     /// Nothing there.
     #[error("{0} not found")]
     NotFound(&'static str),
-    /// Too many requests from this address.
-    #[error("too many requests, slow down")]
-    RateLimited,
+    /// Too many requests from this address: the limit that refused it.
+    #[error("{}", .0.message())]
+    RateLimited(crate::limits::Refusal),
     /// The database or another internal part failed.
     #[error("internal error")]
     Internal(String),
@@ -71,9 +78,10 @@ impl ApiError {
             ApiError::WrongPassword => "wrong_password",
             ApiError::GuestAccount => "guest_account",
             ApiError::NameTaken => "name_taken",
+            ApiError::AlreadyRegistered => "already_registered",
             ApiError::Account(rule) => rule.code(),
             ApiError::NotFound(_) => "not_found",
-            ApiError::RateLimited => "rate_limited",
+            ApiError::RateLimited(_) => "rate_limited",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -87,9 +95,9 @@ impl ApiError {
             | ApiError::Account(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized | ApiError::BadLogin => StatusCode::UNAUTHORIZED,
             ApiError::WrongPassword | ApiError::GuestAccount => StatusCode::FORBIDDEN,
-            ApiError::NameTaken => StatusCode::CONFLICT,
+            ApiError::NameTaken | ApiError::AlreadyRegistered => StatusCode::CONFLICT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -102,6 +110,10 @@ pub enum AccountRule {
     NameLength,
     /// A name holds only letters (of any script), digits, `_` and `-`.
     NameChars,
+    /// A name's combining marks (accents, vowel signs) each follow a letter, at most
+    /// [`MAX_MARKS`](crate::accounts::MAX_MARKS) in a row, counted in its normal form
+    /// ([`normalize_name`](crate::accounts::normalize_name)).
+    NameMarks,
     /// Names starting with `guest` belong to guests.
     NameReserved,
     /// A name's letters come from one writing system (no Latin name with Cyrillic look-alikes).
@@ -121,6 +133,7 @@ impl AccountRule {
         match self {
             AccountRule::NameLength => "name_length",
             AccountRule::NameChars => "name_chars",
+            AccountRule::NameMarks => "name_marks",
             AccountRule::NameReserved => "name_reserved",
             AccountRule::NameScripts => "name_scripts",
             AccountRule::PasswordLength => "password_length",
@@ -136,6 +149,11 @@ impl AccountRule {
                 NAME_CHARS.end()
             ),
             AccountRule::NameChars => "a name may hold only letters, digits, `_` and `-`".into(),
+            AccountRule::NameMarks => format!(
+                "combining marks (accents, vowel signs) may only follow a letter, at most {} in \
+                 a row (counted after Unicode NFKC normalization)",
+                crate::accounts::MAX_MARKS
+            ),
             AccountRule::NameReserved => "names starting with `guest` are reserved".into(),
             AccountRule::NameScripts => {
                 "a name may not mix alphabets (such as Latin and Cyrillic letters)".into()
@@ -159,6 +177,7 @@ impl From<crate::store::StoreError> for ApiError {
     fn from(e: crate::store::StoreError) -> Self {
         match e {
             crate::store::StoreError::NameTaken => ApiError::NameTaken,
+            crate::store::StoreError::NotAGuest => ApiError::AlreadyRegistered,
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -168,7 +187,8 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         match &self {
             ApiError::Internal(detail) => tracing::error!(%detail, "internal error"),
-            ApiError::RateLimited => tracing::warn!("rate limited"),
+            // Logged by the limit that refused it, at most once in 10 s (`limits`).
+            ApiError::RateLimited(_) => {}
             other => tracing::debug!(error = %other, "request refused"),
         }
         let mut body = serde_json::json!({
@@ -183,7 +203,16 @@ impl IntoResponse for ApiError {
             ApiError::BadJfen(e) => body["error"]["syntax"] = crate::wire::syntax_json(e),
             _ => {}
         }
-        (self.status(), Json(body)).into_response()
+        let mut resp = (self.status(), Json(body)).into_response();
+        // Waiting helps a limit per minute (an open socket is freed when its client closes it).
+        if let Some(s) = match &self {
+            ApiError::RateLimited(refusal) => refusal.retry_after_s(),
+            _ => None,
+        } {
+            resp.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, s.into());
+        }
+        resp
     }
 }
 

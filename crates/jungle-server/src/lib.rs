@@ -72,7 +72,9 @@ pub fn app(state: AppState) -> Router {
         .merge(meta::router())
         .merge(ws::router())
         .merge(web::router())
-        .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
+        .layer(axum::extract::DefaultBodyLimit::max(limits::MAX_BODY_BYTES))
+        // A body declared too big is refused before it is read, not waited for.
+        .layer(axum::middleware::from_fn(limits::declared_body_limit))
         // A body dribbled in (the header deadline of `http` does not cover it) or a request
         // stuck on the database is answered 408 `timeout`, and its connection freed.
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(
@@ -81,6 +83,8 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn(same_origin_posts))
         .layer(axum::middleware::map_response(error::json_errors))
+        // Outermost: every answer, the API's, the errors' and the web client's files.
+        .layer(axum::middleware::map_response(web::security_headers))
         .with_state(state)
 }
 

@@ -103,9 +103,10 @@ async fn analyze(
     ClientIp(ip): ClientIp,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    if !state.limits.allow(Request::Analysis, ip) {
-        return Err(ApiError::RateLimited);
-    }
+    state
+        .limits
+        .allow(Request::Analysis, ip)
+        .map_err(ApiError::RateLimited)?;
     let req: AnalyzeRequest = serde_json::from_slice(&body)
         .map_err(|e| ApiError::BadRequest(format!("bad JSON: {e}")))?;
     let rules: Rules = match &req.rules {

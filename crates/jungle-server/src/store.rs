@@ -17,6 +17,10 @@ pub enum StoreError {
     /// The name is already taken.
     #[error("that name is taken")]
     NameTaken,
+    /// A guest's registration found no guest account of that id: it was registered already
+    /// (by another registration at the same time). Nothing was changed.
+    #[error("the account is not a guest (registered already)")]
+    NotAGuest,
     /// The database failed.
     #[error("database: {0}")]
     Db(#[from] sqlx::Error),
@@ -383,7 +387,10 @@ async fn check_database(url: &str, sqlite: bool) -> Result<()> {
                     .fetch_one(&mut conn)
                     .await
                 {
-                    Ok(v) => conn.execute(format!("PRAGMA user_version={v}").as_str()).await,
+                    Ok(v) => {
+                        conn.execute(format!("PRAGMA user_version={v}").as_str())
+                            .await
+                    }
                     Err(e) => Err(e),
                 },
                 Err(e) => Err(e),
@@ -583,6 +590,9 @@ impl Store {
     }
 
     /// Turns a guest into a registered account (keeping its id, so its history stays).
+    /// [`StoreError::NotAGuest`] when the account is no guest (any more: two registrations of
+    /// one guest at once, the other one came first), [`StoreError::NameTaken`] when the name is
+    /// taken; nothing is changed then.
     pub async fn register_guest(
         &self,
         id: &UserId,
@@ -601,6 +611,8 @@ impl Store {
         match res {
             Err(e) if is_unique_violation(&e) => return Err(StoreError::NameTaken),
             Err(e) => return Err(e.into()),
+            // Another registration of this guest came first: its name and password stand.
+            Ok(done) if done.rows_affected() == 0 => return Err(StoreError::NotAGuest),
             Ok(_) => {}
         }
         self.user(id)

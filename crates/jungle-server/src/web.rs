@@ -5,8 +5,10 @@
 //! entries (keys starting with `tui_` or `cli_`, a third of it) and without its layout: the
 //! browser never uses them ([`browser_catalogue`]).
 
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
-use axum::http::{StatusCode, Uri};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+};
+use axum::http::{HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use include_dir::{include_dir, Dir};
@@ -77,6 +79,25 @@ async fn file(uri: Uri) -> Response {
         }
         None => not_found(),
     }
+}
+
+/// Adds to `resp` the headers that keep pages of other sites from framing the client (against
+/// clickjacking: `X-Frame-Options: DENY`, and `frame-ancestors 'none'`, the only directive of the
+/// `Content-Security-Policy`, so that the client's own scripts and styles are not restricted)
+/// and browsers from guessing content types (`X-Content-Type-Options: nosniff`). A header the
+/// answer already has is kept.
+pub async fn security_headers(mut resp: Response) -> Response {
+    let headers = resp.headers_mut();
+    for (name, value) in [
+        (X_FRAME_OPTIONS, "DENY"),
+        (CONTENT_SECURITY_POLICY, "frame-ancestors 'none'"),
+        (X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    ] {
+        headers
+            .entry(name)
+            .or_insert(HeaderValue::from_static(value));
+    }
+    resp
 }
 
 fn not_found() -> Response {

@@ -339,16 +339,109 @@ impl WsError {
         }
     }
 
-    /// The JSON of this error, answering a message of type `re`.
+    /// This error with the client's `inputs` that its message repeats [`cut_echoes`].
+    pub fn cut_echoes(mut self, inputs: &[&str]) -> WsError {
+        self.message = cut_echoes(&self.message, inputs);
+        self
+    }
+
+    /// The JSON of this error, answering a message of type `re`. Control and bidi characters of
+    /// the message are escaped ([`sanitize`]): only a client's text can hold them.
     pub fn to_json(&self, re: &str) -> String {
+        let message = sanitize(&self.message, usize::MAX);
         let mut v = serde_json::json!({
-            "t": "error", "code": self.code, "message": self.message, "re": re
+            "t": "error", "code": self.code, "message": message, "re": re
         });
         if let Some(why) = &self.why {
             v["why"] = why_json(why);
         }
         v.to_string()
     }
+}
+
+/// How many characters of a client's text an error message repeats ([`quote`], [`cut_echoes`]).
+pub const ECHO_CHARS: usize = 80;
+
+/// Whether `c` is to be escaped where a client's text is repeated: a control character (NUL,
+/// ESC, a newline…), a bidi control (U+202E and the like: they reorder the text after them,
+/// the server's words included) or a line or paragraph separator.
+fn escaped(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+                | '\u{2028}' | '\u{2029}'
+        )
+}
+
+/// `text` shortened to its first `max` characters (`…` marks a cut), with control and bidi
+/// characters escaped as `\u{202e}`, so that it can be repeated in a message whatever it held
+/// (as the engine protocol does with what it is sent).
+pub fn sanitize(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if escaped(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `text` in backticks, [`sanitize`]d to [`ECHO_CHARS`] characters: the form in which error
+/// messages name what a client sent.
+pub fn quote(text: &str) -> String {
+    format!("`{}`", sanitize(text, ECHO_CHARS))
+}
+
+/// `message` (made by other code, such as a parser's error) with each of the client's `inputs`
+/// it repeats, as it is or as Rust writes a string literal (`"…"`, as serde does), cut to
+/// [`ECHO_CHARS`] characters with control and bidi characters escaped ([`sanitize`]).
+pub fn cut_echoes(message: &str, inputs: &[&str]) -> String {
+    let mut inputs: Vec<&str> = inputs
+        .iter()
+        .copied()
+        .filter(|s| s.chars().nth(ECHO_CHARS).is_some() || s.chars().any(escaped))
+        .collect();
+    // The longest first: a shorter one may be part of it.
+    inputs.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    let mut out = message.to_string();
+    for s in inputs {
+        let cut: String = s.chars().take(ECHO_CHARS).collect();
+        let more = if cut.len() < s.len() { "…" } else { "" };
+        out = out.replace(&format!("{s:?}"), &format!("{cut:?}{more}"));
+        out = out.replace(s, &sanitize(s, ECHO_CHARS));
+    }
+    sanitize(&out, usize::MAX)
+}
+
+/// The message of a `bad_json` refusal of `text`: serde's error, which may repeat the strings
+/// of `text` (an unknown `t` or field, a string where a number goes), with each of them cut
+/// ([`cut_echoes`]).
+pub fn bad_json_message(e: &serde_json::Error, text: &str) -> String {
+    fn strings<'a>(v: &'a serde_json::Value, out: &mut Vec<&'a str>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s),
+            serde_json::Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+            serde_json::Value::Object(fields) => {
+                for (k, v) in fields {
+                    out.push(k);
+                    strings(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    // Text that is not JSON is refused without repeating it.
+    let value = serde_json::from_str::<serde_json::Value>(text).unwrap_or_default();
+    let mut inputs = Vec::new();
+    strings(&value, &mut inputs);
+    cut_echoes(&format!("bad message: {e}"), &inputs)
 }
 
 /// The moves of `game`'s position that its history forbids (§7: the 7-3, 17-5 and repetition
@@ -419,6 +512,71 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(s, ClientMsg::Seek { rated: true, .. }));
+    }
+
+    #[test]
+    fn client_text_is_repeated_cut_and_escaped() {
+        assert_eq!(
+            sanitize("a\u{0}\u{1b}\u{202e}\u{2067}b", 80),
+            r"a\u{0}\u{1b}\u{202e}\u{2067}b"
+        );
+        assert_eq!(sanitize("中文 é", 80), "中文 é");
+        assert_eq!(sanitize("abcdef", 3), "abc…");
+        assert_eq!(quote(&"x".repeat(100)), format!("`{}…`", "x".repeat(80)));
+        // The text as it is, and as serde writes a string.
+        let long = "y".repeat(4000);
+        let m = format!("cannot read move `{long}` (at character 9): too long for a move");
+        assert_eq!(
+            cut_echoes(&m, &[&long, "g3g4"]),
+            format!(
+                "cannot read move `{}…` (at character 9): too long for a move",
+                "y".repeat(80)
+            )
+        );
+        let m = format!(
+            "invalid type: string {:?}, expected u32",
+            format!("\u{0}{long}")
+        );
+        assert_eq!(
+            cut_echoes(&m, &[&format!("\u{0}{long}")]),
+            format!(
+                r#"invalid type: string "\0{}"…, expected u32"#,
+                "y".repeat(79)
+            )
+        );
+        // Short plain text is left alone; the message's own words too.
+        assert_eq!(cut_echoes("unknown field `x`", &["x"]), "unknown field `x`");
+        // A backtick in the text does not hide the rest of it.
+        let tricky = format!("`{long}");
+        let m = format!("unknown variant `{tricky}`, expected `ping`");
+        assert_eq!(
+            cut_echoes(&m, &[&tricky]),
+            format!("unknown variant ``{}…`, expected `ping`", "y".repeat(79))
+        );
+    }
+
+    #[test]
+    fn bad_json_messages_repeat_the_strings_sent_cut() {
+        let long = "z".repeat(3000);
+        let text = format!(r#"{{"t":"{long}\u202e"}}"#);
+        let e = serde_json::from_str::<ClientMsg>(&text).unwrap_err();
+        let m = bad_json_message(&e, &text);
+        assert!(
+            m.starts_with(&format!(
+                "bad message: unknown variant `{}…`, expected one of `ping`",
+                "z".repeat(80)
+            )),
+            "{m}"
+        );
+        let e = serde_json::from_str::<ClientMsg>("{nope").unwrap_err();
+        assert_eq!(bad_json_message(&e, "{nope"), format!("bad message: {e}"));
+    }
+
+    #[test]
+    fn error_messages_never_carry_raw_control_or_bidi_characters() {
+        let e = WsError::new("not_found", "invalid id `a\u{202e}b\u{0}`");
+        let v: serde_json::Value = serde_json::from_str(&e.to_json("watch")).unwrap();
+        assert_eq!(v["message"], r"invalid id `a\u{202e}b\u{0}`");
     }
 
     #[test]

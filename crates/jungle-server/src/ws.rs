@@ -68,11 +68,11 @@ async fn upgrade(
         Ok(s) => s,
         Err(e) => return e.into_response(),
     };
-    if !state
+    if let Err(refusal) = state
         .limits
         .open_socket(ip, state.hub.config().max_ws_per_ip)
     {
-        return crate::ApiError::RateLimited.into_response();
+        return crate::ApiError::RateLimited(refusal).into_response();
     }
     // Small buffers: messages are at most 4 KiB, and thousands of sockets are open at once.
     ws.max_message_size(64 * 1024)
@@ -291,8 +291,8 @@ impl Conn {
                     .and_then(|t| t.t)
                     .and_then(|t| t.as_str().map(|s| s.chars().take(32).collect::<String>()))
                     .unwrap_or_default();
-                self.refuse(WsError::new("bad_json", format!("bad message: {e}")), &re)
-                    .await;
+                let message = crate::wire::bad_json_message(&e, text);
+                self.refuse(WsError::new("bad_json", message), &re).await;
                 return;
             }
         };
@@ -499,7 +499,13 @@ impl Conn {
                     f.abort();
                 }
             }
-            ClientMsg::Move { game, ply, mv } => self.act(game, Action::Move { ply, mv }).await?,
+            ClientMsg::Move { game, ply, mv } => {
+                // A move that cannot be read is repeated in its refusal: cut it there.
+                let sent = mv.clone();
+                self.act(game, Action::Move { ply, mv })
+                    .await
+                    .map_err(|e| e.cut_echoes(&[&sent, sent.trim()]))?
+            }
             ClientMsg::DrawOffer { game } => self.act(game, Action::DrawOffer).await?,
             ClientMsg::DrawAccept { game } => self.act(game, Action::DrawAccept).await?,
             ClientMsg::DrawDecline { game } => self.act(game, Action::DrawDecline).await?,
@@ -576,9 +582,10 @@ fn seats(me_red: bool, me: Seat, them: Seat) -> ByColor<Seat> {
 fn parse_rules(r: Option<&str>) -> Result<Rules, WsError> {
     match r {
         None => Ok(Rules::STANDARD),
-        Some(r) => r
-            .parse()
-            .map_err(|e: jungle::ParseRulesError| WsError::new("bad_request", e.to_string())),
+        Some(r) => r.parse().map_err(|e: jungle::ParseRulesError| {
+            let item = crate::wire::quote(&e.item);
+            WsError::new("bad_request", format!("invalid rules {item}: {}", e.reason))
+        }),
     }
 }
 

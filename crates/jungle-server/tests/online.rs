@@ -1026,19 +1026,19 @@ async fn accounts_sessions_and_http_errors() {
             "name_chars",
             "letters, digits",
         ),
-        // Marks piled up on a letter, or standing alone, are not writing.
+        // Marks piled up on a letter, or standing alone, are not writing: a rule of its own.
         (
             "alice\u{64B}\u{64C}\u{64D}\u{64E}\u{64F}",
             "long enough",
-            "name_chars",
-            "letters, digits",
+            "name_marks",
+            "at most 4 in a row",
         ),
-        ("\u{301}abc", "long enough", "name_chars", "letters, digits"),
+        ("\u{301}abc", "long enough", "name_marks", "follow a letter"),
         (
             "abc_\u{301}",
             "long enough",
-            "name_chars",
-            "letters, digits",
+            "name_marks",
+            "follow a letter",
         ),
         // A Cyrillic letter in a Latin name makes a look-alike of another name.
         (

@@ -131,6 +131,64 @@ async fn accounts_sessions_and_names_round_trip() {
 }
 
 #[tokio::test]
+async fn a_guest_registered_twice_keeps_the_first_registration_and_refuses_the_second() {
+    // Two registrations from one guest session at once: both found a guest, the second to write
+    // used to be told it had registered (answering the first one's account) while its own name
+    // and password were never stored.
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path()).await;
+    let g = s.create_user(&unique("Guest-"), None, 7).await.unwrap();
+    let (first, second) = (unique("Gina"), unique("Hank"));
+    let reg = s.register_guest(&g.id, &first, "$h1").await.unwrap();
+    assert_eq!(
+        (reg.id.clone(), reg.name.as_str()),
+        (g.id.clone(), first.as_str())
+    );
+    assert!(matches!(
+        s.register_guest(&g.id, &second, "$h2").await,
+        Err(StoreError::NotAGuest)
+    ));
+    // The first registration stands whole; the second left nothing behind.
+    let (found, hash) = s
+        .login_lookup(&first.to_lowercase())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((found.id, found.guest), (g.id.clone(), false));
+    assert_eq!(hash.as_deref(), Some("$h1"));
+    assert!(s
+        .login_lookup(&second.to_lowercase())
+        .await
+        .unwrap()
+        .is_none());
+    // At the same moment, on other connections of the pool: one of them wins, the other is
+    // refused, and the account is the winner's.
+    let g = s.create_user(&unique("Guest-"), None, 8).await.unwrap();
+    let (a, b) = (unique("Ivy"), unique("Jack"));
+    let (ra, rb) = tokio::join!(
+        s.register_guest(&g.id, &a, "$ha"),
+        s.register_guest(&g.id, &b, "$hb")
+    );
+    let (won, hash) = match (ra, rb) {
+        (Ok(u), Err(StoreError::NotAGuest)) => (u, "$ha"),
+        (Err(StoreError::NotAGuest), Ok(u)) => (u, "$hb"),
+        other => panic!("one registration wins, the other is refused: {other:?}"),
+    };
+    let (found, stored) = s
+        .login_lookup(&won.name.to_lowercase())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((found.id, stored.as_deref()), (g.id, Some(hash)));
+    let lost = if won.name == a { &b } else { &a };
+    assert!(s
+        .login_lookup(&lost.to_lowercase())
+        .await
+        .unwrap()
+        .is_none());
+}
+
+#[tokio::test]
 async fn names_stored_before_nfkc_are_brought_to_it_unless_taken() {
     let dir = tempfile::tempdir().unwrap();
     let s = store(dir.path()).await;
