@@ -196,6 +196,9 @@ pub struct PlyRow {
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
+    /// What makes text compare byte by byte (names in orders): nothing on SQLite, where it
+    /// does already; `COLLATE "C"` on PostgreSQL, where it follows the database's locale.
+    bytewise: &'static str,
     levels: Arc<LevelTable>,
     finish_lock: Arc<tokio::sync::Mutex<()>>,
     plies_tx: mpsc::Sender<PendingPly>,
@@ -511,6 +514,7 @@ impl Store {
             .map_err(sqlx::Error::Io)?;
         Ok(Store {
             pool,
+            bytewise: if sqlite { "" } else { " COLLATE \"C\"" },
             levels,
             finish_lock: Arc::new(tokio::sync::Mutex::new(())),
             plies_tx,
@@ -685,10 +689,11 @@ impl Store {
         }
     }
 
-    /// The best scores (registered accounts only).
+    /// The best scores (registered accounts only); ties by name, byte by byte on every store.
     pub async fn leaderboard(&self, limit: i64) -> Result<Vec<User>> {
         let q = format!(
-            "SELECT {USER_COLS} FROM users WHERE guest = 0 ORDER BY score DESC, rating DESC, name ASC LIMIT $1"
+            "SELECT {USER_COLS} FROM users WHERE guest = 0 ORDER BY score DESC, rating DESC, name{} ASC LIMIT $1",
+            self.bytewise
         );
         let rows = sqlx::query(&q).bind(limit).fetch_all(&self.pool).await?;
         rows.iter().map(|r| self.user_from_row(r)).collect()

@@ -551,3 +551,34 @@ async fn an_sqlite_database_that_cannot_be_written_is_refused_at_start() {
         .expect("a read-only database is refused");
     assert!(e.to_string().contains("readonly"), "{e}");
 }
+
+#[tokio::test]
+async fn leaderboard_ties_go_by_name_byte_by_byte_on_every_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(dir.path()).await;
+    if let Some(url) = database_url(dir.path()).await {
+        // A database whose locale sorts names as a dictionary does (case and punctuation
+        // ignored first), as many PostgreSQL installations do.
+        use sqlx::Connection;
+        let mut c = sqlx::PgConnection::connect(&url).await.unwrap();
+        sqlx::query(r#"ALTER TABLE users ALTER COLUMN name TYPE TEXT COLLATE "en-US-x-icu""#)
+            .execute(&mut c)
+            .await
+            .unwrap();
+    }
+    let names = ["alice_x", "Bob_x", "_under", "-dash", "Zed_x", "小明"];
+    for n in names {
+        s.create_user(n, Some("$argon2id$fake"), 5).await.unwrap();
+    }
+    let board: Vec<String> = s
+        .leaderboard(10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|u| u.name)
+        .collect();
+    assert_eq!(
+        board,
+        ["-dash", "Bob_x", "Zed_x", "_under", "alice_x", "小明"]
+    );
+}
