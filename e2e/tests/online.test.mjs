@@ -147,7 +147,8 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.match(await endingText(bob.page), /You called the game off before both sides had moved: nobody wins or loses/);
   assert.equal(await alice.page.locator('dialog.modal[open] table.changes').count(), 0);
   assert.deepEqual(await alice.page.locator('dialog.modal[open] .modal-buttons button').allInnerTexts(), ['New game', 'Close']);
-  assert.equal(await alice.page.locator('[data-test=status]').first().innerText(), 'Game aborted');
+  // The status line says it too.
+  assert.equal(await alice.page.locator('[data-test=status]').first().innerText(), 'Red called the game off before both sides had moved: nobody wins or loses');
   await closeDialog(alice.page);
   assert.equal(await alice.page.locator('[data-test=rematch], [data-test=rematch-accept]').count(), 0);
   // Nothing to replay.

@@ -362,7 +362,10 @@ export function mountGame(root, id, ctx) {
     if (g.status !== 'live') {
       // Who won, and what happened, with its subject: "Blue wins: Blue's rat entered your den".
       const r = resultText(g.result);
-      if (!g.result || g.result.reason === 'aborted') return r.line;
+      if (!g.result) return r.line;
+      // An aborted game: who called it off where known (`ended`, this tab, or the result after a
+      // reload), else its title alone.
+      if (g.result.reason === 'aborted') return abortedHere || abortedBy || g.result.by ? endingSentence(g.result) : r.line;
       // After the colon, English goes on in lower case (but for the sides' names): "Blue wins: you resigned".
       const said = endingSentence(g.result);
       return t('labelled', { label: r.title, text: lang() === 'en' && !/^(Red|Blue)\b/.test(said) ? said[0].toLowerCase() + said.slice(1) : said });
@@ -473,7 +476,7 @@ export function mountGame(root, id, ctx) {
     if (!isLive()) return false;
     const first = g.start_fen.split(' ')[1] === 'b' ? 'blue' : 'red';
     const moved = new Set();
-    g.moves.forEach((m, i) => { if (m.mv !== '--') moved.add(i % 2 === 0 ? first : OTHER[first]); });
+    g.moves.forEach((m, i) => { if (m.move !== '--') moved.add(i % 2 === 0 ? first : OTHER[first]); });
     return moved.size < 2;
   }
 
@@ -886,6 +889,15 @@ export function mountGame(root, id, ctx) {
           g.rematch_offer = null;
           rematchBy = null;
           render();
+          // The result dialog, if still open, offers it no more either (the focus, if it was
+          // there, goes to the dialog's main button).
+          const stale = document.querySelector('dialog.modal[open] button[data-value=rematch]');
+          if (stale) {
+            const dlg = stale.closest('dialog');
+            const focused = document.activeElement === stale;
+            stale.remove();
+            if (focused) dlg.querySelector('button.primary')?.focus();
+          }
         }
         break;
       default:
