@@ -600,13 +600,7 @@ async fn rated_scores_levels_and_the_ten_round_rule() {
     assert_eq!(g["game"]["changes"], e["changes"], "{g}");
     srv.clock.advance(jungle_server::game::LINGER_MS + 1);
     let id: jungle_server::GameId = game.parse().unwrap();
-    for _ in 0..500 {
-        if srv.state.hub.game(&id).is_none() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
-    assert!(srv.state.hub.game(&id).is_none(), "the actor lingered on");
+    until("the actor is gone", || srv.state.hub.game(&id).is_none()).await;
     let g = srv.get(&format!("/api/games/{game}"), None).await.json();
     assert_eq!(g["game"]["changes"], e["changes"], "{g}");
     assert_eq!(g["game"]["rematch_open"], false, "{g}");
@@ -947,12 +941,10 @@ async fn a_rematch_asked_for_by_a_player_who_then_left_does_not_start_without_th
     red.ws.close_ref().await;
     // Once the server has noticed the close (bounded wait):
     let red_id: jungle_server::UserId = red.user["id"].as_str().unwrap().parse().unwrap();
-    for _ in 0..500 {
-        if !srv.state.hub.is_online(&red_id) {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    until("the server saw Red go", || {
+        !srv.state.hub.is_online(&red_id)
+    })
+    .await;
     let e = blue
         .expect_error(json!({"t": "rematch", "game": game}))
         .await;
@@ -1616,12 +1608,7 @@ async fn a_rematch_offer_not_taken_up_in_time_closes_and_says_so() {
         assert_eq!(m["game"], game.as_str(), "{m}");
     }
     let id: jungle_server::GameId = game.parse().unwrap();
-    for _ in 0..500 {
-        if srv.state.hub.game(&id).is_none() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    until("the actor is gone", || srv.state.hub.game(&id).is_none()).await;
     // Accepting now is refused as too late, not as "the game is over".
     let e = blue
         .expect_error(json!({"t": "rematch", "game": game}))

@@ -263,3 +263,16 @@ pub const QUIET_24: [&str; 24] = [
     "g1g2", "a9a8", "g2g1", "a8a9", "a1a2", "g9g8", "a2a1", "g8g9", "g1g2", "a9a8", "g2g1", "a8a9",
     "a1a2", "g9g8", "a2a1", "g8g9", "g1g2", "a9a8", "g2g1", "a8a9", "a1a2", "g9g8", "a2a1", "g8g9",
 ];
+
+/// Waits until `cond` holds (real time, 5 s at most, letting the server's tasks run); panics
+/// naming `what` if it never does.
+#[allow(dead_code)] // not every test file waits so
+pub async fn until(what: &str, mut cond: impl FnMut() -> bool) {
+    for _ in 0..500 {
+        if cond() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("{what}: not so after 5 s");
+}
