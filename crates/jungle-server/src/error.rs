@@ -48,7 +48,7 @@ pub enum ApiError {
     /// request of the same session that came first (two at once): this one changed nothing.
     #[error(
         "this session's guest account was registered by another request meanwhile; \
-         nothing was changed: log in, or log out to register another account"
+         nothing was changed"
     )]
     AlreadyRegistered,
     /// A new account's name or password breaks a rule; each rule has its own code, so that

@@ -1044,10 +1044,7 @@ impl Actor {
         }
         if self.was_aborted() {
             // The players did not want this game: no client offers a rematch of it.
-            return Err(WsError::new(
-                "aborted_no_rematch",
-                "an aborted game has no rematch; start a new game",
-            ));
+            return Err(aborted_no_rematch());
         }
         if self.rematched {
             return Err(WsError::new(
@@ -1237,6 +1234,7 @@ impl Actor {
             at: now,
             clocks: (self.meta.tc.clock_ms > 0)
                 .then(|| [self.remaining[Color::Red], self.remaining[Color::Blue]]),
+            timeouts: [self.timeouts[Color::Red], self.timeouts[Color::Blue]],
         };
         let changes = match ending.store(self.hub.store()).await {
             Ok(c) => c,
@@ -1309,6 +1307,8 @@ struct Ending {
     at: i64,
     /// Of a timed game: each side's clock at the end.
     clocks: Option<[i64; 2]>,
+    /// Each side's timeouts at the end.
+    timeouts: [u32; 2],
 }
 
 impl Ending {
@@ -1335,6 +1335,7 @@ impl Ending {
             plies: self.plies as i64,
             at: self.at,
             clocks: self.clocks,
+            timeouts: self.timeouts,
         };
         store.finish_game(&meta.id, players, &end, update).await
     }
@@ -1566,6 +1567,14 @@ pub fn moved_message(meta: &GameMeta, game: &Game, before: &Position, stamp: Ply
         "last_move_at": stamp.at,
     });
     Arc::from(msg.to_string())
+}
+
+/// The refusal of a rematch of an aborted game.
+pub fn aborted_no_rematch() -> WsError {
+    WsError::new(
+        "aborted_no_rematch",
+        "an aborted game has no rematch; start a new game",
+    )
 }
 
 /// The refusal of a game action while the server stops (nothing changed: the player sends it

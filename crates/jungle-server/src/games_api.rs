@@ -66,10 +66,7 @@ async fn player(
 
 /// A game's `GameSummary`.
 pub async fn summary(state: &AppState, r: &GameRow) -> Result<serde_json::Value, ApiError> {
-    let result = r
-        .reason
-        .as_ref()
-        .map(|reason| json!({"winner": r.winner, "reason": reason}));
+    let result = r.reason.as_ref().map(|reason| stored_result(r, reason));
     let plies = if r.status == "live" {
         state.hub.store().plies(&r.id).await?.len() as i64
     } else {
@@ -146,6 +143,15 @@ fn you_in(row: &GameRow, viewer: Option<&crate::UserId>) -> Option<&'static str>
     }
 }
 
+/// The `Result` of a finished stored game that ended for `reason`.
+fn stored_result(row: &GameRow, reason: &str) -> GameResult {
+    GameResult {
+        winner: side(row.winner.as_deref()),
+        reason: reason.to_string(),
+        by: side(row.aborted_by.as_deref()),
+    }
+}
+
 /// A stored side's name as the wire has it (None for anything else).
 fn side(stored: Option<&str>) -> Option<&'static str> {
     match stored {
@@ -185,8 +191,12 @@ pub async fn stored_state(
     let [red_ms, blue_ms] = row
         .end_clocks
         .unwrap_or_else(|| last.map_or([row.tc.clock_ms; 2], |p| [p.red_ms, p.blue_ms]));
-    // The fourth timeout ends the game with no ply of its own (RULES §8.2).
-    if row.reason.as_deref() == Some("timeouts") {
+    // The counts at the end, as stored with the result: the fourth timeout ends the game with
+    // no ply of its own (RULES §8.2). Else (live, or finished before they were kept) the stored
+    // passes, and the fourth of a game lost by timeouts.
+    if let Some([red, blue]) = row.end_timeouts {
+        timeouts = RedBlue { red, blue };
+    } else if row.reason.as_deref() == Some("timeouts") {
         match side(row.winner.as_deref()) {
             Some("red") => timeouts.blue += 1,
             Some("blue") => timeouts.red += 1,
@@ -231,11 +241,10 @@ pub async fn stored_state(
         },
         timeouts,
         status: if live { "live" } else { "finished" },
-        result: row.reason.as_ref().map(|reason| GameResult {
-            winner: side(row.winner.as_deref()),
-            reason: reason.clone(),
-            by: side(row.aborted_by.as_deref()),
-        }),
+        result: row
+            .reason
+            .as_ref()
+            .map(|reason| stored_result(&row, reason)),
         draw_offer: None,
         rematch_offer: None,
         rematched: false,

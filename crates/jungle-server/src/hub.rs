@@ -443,6 +443,7 @@ impl Hub {
             red_start: seats[Color::Red].start_standing(),
             blue_start: seats[Color::Blue].start_standing(),
             end_clocks: None,
+            end_timeouts: None,
             aborted_by: None,
         };
         self.0.store.insert_game(&row).await?;

@@ -146,6 +146,9 @@ pub struct GameRow {
     pub end_clocks: Option<[i64; 2]>,
     /// Of an aborted game: the side that aborted it (`red` or `blue`; None if not kept).
     pub aborted_by: Option<String>,
+    /// Of a finished game: each side's timeouts at its end, `[red, blue]` (None while live, or
+    /// for games finished before these were kept).
+    pub end_timeouts: Option<[u32; 2]>,
 }
 
 /// How a game ended, as [`Store::finish_game`] stores it.
@@ -163,6 +166,8 @@ pub struct GameEnd<'a> {
     pub at: i64,
     /// Of a timed game: each side's game clock at the end, `[red, blue]`.
     pub clocks: Option<[i64; 2]>,
+    /// Each side's timeouts at the end, `[red, blue]`.
+    pub timeouts: [u32; 2],
 }
 
 /// A player's rating and level when a game started, kept with the game so that histories and
@@ -414,7 +419,7 @@ fn token_hash(token: &str) -> String {
 }
 
 const USER_COLS: &str = "id, name, guest, score, coins, rating, rd, vol, games, wins, losses, draws, disconnects, escapes";
-const GAME_COLS: &str = "id, red_user, blue_user, red_ai, blue_ai, hotseat, rated, clock_ms, inc_ms, move_ms, rules, start_fen, status, winner, reason, plies, started_at, ended_at, changes, red_rating, red_level, blue_rating, blue_level, red_end_ms, blue_end_ms, aborted_by";
+const GAME_COLS: &str = "id, red_user, blue_user, red_ai, blue_ai, hotseat, rated, clock_ms, inc_ms, move_ms, rules, start_fen, status, winner, reason, plies, started_at, ended_at, changes, red_rating, red_level, blue_rating, blue_level, red_end_ms, blue_end_ms, aborted_by, red_end_timeouts, blue_end_timeouts";
 
 /// A seat's [`StartStanding`] from a games row (`side` is `red` or `blue`): both columns, or none.
 fn start_standing(r: &AnyRow, side: &str) -> Result<Option<StartStanding>> {
@@ -859,7 +864,7 @@ impl Store {
         .unwrap_or_default();
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE games SET status = 'finished', winner = $1, reason = $2, plies = $3, ended_at = $4, changes = $5, red_end_ms = $6, blue_end_ms = $7, aborted_by = $8 WHERE id = $9 AND status = 'live'",
+            "UPDATE games SET status = 'finished', winner = $1, reason = $2, plies = $3, ended_at = $4, changes = $5, red_end_ms = $6, blue_end_ms = $7, aborted_by = $8, red_end_timeouts = $9, blue_end_timeouts = $10 WHERE id = $11 AND status = 'live'",
         )
         .bind(end.winner)
         .bind(end.reason)
@@ -869,6 +874,8 @@ impl Store {
         .bind(end.clocks.map(|c| c[0]))
         .bind(end.clocks.map(|c| c[1]))
         .bind(end.aborted_by)
+        .bind(i64::from(end.timeouts[0]))
+        .bind(i64::from(end.timeouts[1]))
         .bind(game.as_str())
         .execute(&mut *tx)
         .await?;
@@ -934,6 +941,13 @@ impl Store {
                 _ => None,
             },
             aborted_by: r.try_get("aborted_by")?,
+            end_timeouts: match (
+                r.try_get::<Option<i64>, _>("red_end_timeouts")?,
+                r.try_get::<Option<i64>, _>("blue_end_timeouts")?,
+            ) {
+                (Some(red), Some(blue)) => Some([red as u32, blue as u32]),
+                _ => None,
+            },
         })
     }
 

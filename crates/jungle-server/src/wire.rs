@@ -346,9 +346,11 @@ impl WsError {
     }
 
     /// The JSON of this error, answering a message of type `re`. Control and bidi characters of
-    /// the message are escaped ([`sanitize`]): only a client's text can hold them.
+    /// the message and of `re` are escaped ([`sanitize`]): only a client's text can hold them.
     pub fn to_json(&self, re: &str) -> String {
         let message = sanitize(&self.message, usize::MAX);
+        // `re` is the `t` a client sent (cut before): escaped the same way.
+        let re = sanitize(re, usize::MAX);
         let mut v = serde_json::json!({
             "t": "error", "code": self.code, "message": message, "re": re
         });

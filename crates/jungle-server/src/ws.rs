@@ -534,18 +534,29 @@ impl Conn {
     async fn act(&mut self, game: GameId, action: Action) -> Result<(), WsError> {
         // A finished game's actor is gone once a rematch can no longer be asked for.
         let rematch = matches!(action, Action::Rematch);
-        let gone = |e: WsError| match e.code {
+        let gone = |e: WsError| {
+            match e.code {
             "game_over" if rematch => WsError::new(
                 "rematch_closed",
-                "a rematch is asked for within 2 minutes of the game's end; start a new game",
+                "a rematch is asked for within 2 minutes of the game's end (and before a server restart); start a new game",
             ),
             _ => e,
+        }
         };
         let Some(h) = self.state.hub.game(&game) else {
             let stored = self.state.hub.store().game(&game).await.ok().flatten();
+            let me = Some(&self.user.id);
             return Err(match stored {
-                Some(_) => gone(WsError::new("game_over", "the game is over")),
                 None => WsError::new("not_found", "no such game"),
+                Some(row) if rematch && row.reason.as_deref() == Some("aborted") => {
+                    crate::game::aborted_no_rematch()
+                }
+                Some(row)
+                    if rematch && row.red_user.as_ref() != me && row.blue_user.as_ref() != me =>
+                {
+                    WsError::new("not_your_game", "you do not play in this game")
+                }
+                Some(_) => gone(WsError::new("game_over", "the game is over")),
             });
         };
         let player = !h.meta.colors_of(&self.user.id).is_empty();

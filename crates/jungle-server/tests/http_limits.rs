@@ -247,6 +247,10 @@ async fn websocket_errors_repeat_client_text_cut_and_escaped() {
     let m = check(&e, "bad_json");
     assert!(m.contains(&format!("`{}…`", "x".repeat(80))), "{m}");
     assert_eq!(e["re"].as_str().unwrap().chars().count(), 32);
+    // `re`, the `t` sent, is escaped as the message is.
+    let e = p.expect_error(json!({"t": "\u{1b}zz"})).await;
+    check(&e, "bad_json");
+    assert_eq!(e["re"], r"\u{1b}zz", "{e}");
     let e = p
         .expect_error(json!({"t": "ping", format!("k\u{202e}{long}"): 1}))
         .await;

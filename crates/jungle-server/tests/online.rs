@@ -1570,8 +1570,15 @@ async fn a_finished_game_reads_the_same_from_the_store() {
     let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
     red.send(json!({"t": "abort", "game": game})).await;
     blue.expect("ended").await;
-    let g = same(game).await;
+    let g = same(game.clone()).await;
     assert_eq!(g["result"]["by"], "red", "{g}");
+    // The history lists say it too.
+    let hist = srv
+        .get(&format!("/api/users/{}/games", blue.name()), None)
+        .await
+        .json();
+    assert_eq!(hist["games"][0]["id"], game.as_str(), "{hist}");
+    assert_eq!(hist["games"][0]["result"]["by"], "red", "{hist}");
 }
 
 #[tokio::test]
@@ -1614,6 +1621,23 @@ async fn a_rematch_offer_not_taken_up_in_time_closes_and_says_so() {
         .expect_error(json!({"t": "rematch", "game": game}))
         .await;
     assert_eq!(e["code"], "rematch_closed", "{e}");
+    // Someone else's game stays someone else's.
+    let mut carol = srv.guest().await;
+    let e = carol
+        .expect_error(json!({"t": "rematch", "game": game}))
+        .await;
+    assert_eq!(e["code"], "not_your_game", "{e}");
+    // An aborted game has no rematch, in memory or not.
+    let game = challenge_game(&mut red, &mut blue, untimed(), false).await;
+    red.send(json!({"t": "abort", "game": game})).await;
+    blue.expect("ended").await;
+    srv.clock.advance(jungle_server::game::LINGER_MS + 1);
+    let id: jungle_server::GameId = game.parse().unwrap();
+    until("the actor is gone", || srv.state.hub.game(&id).is_none()).await;
+    let e = blue
+        .expect_error(json!({"t": "rematch", "game": game}))
+        .await;
+    assert_eq!(e["code"], "aborted_no_rematch", "{e}");
 }
 
 #[tokio::test]
@@ -1645,4 +1669,11 @@ async fn an_away_player_forfeiting_by_timeouts_loses_by_disconnect() {
     assert_eq!(c["coins_after"], 990, "{e}");
     let me = srv.get("/api/me", Some(&red.token)).await.json();
     assert_eq!(me["user"]["disconnects"], 1, "{me}");
+    // The store keeps the fourth timeout, which no ply tells.
+    let id: jungle_server::GameId = game.parse().unwrap();
+    let stored = jungle_server::games_api::stored_state(&srv.state, &id, None)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((stored.timeouts.red, stored.timeouts.blue), (4, 0));
 }

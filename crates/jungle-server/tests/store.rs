@@ -80,6 +80,7 @@ fn live_ai_game(id: &GameId, red: &UserId) -> GameRow {
         red_start: None,
         blue_start: None,
         end_clocks: None,
+        end_timeouts: None,
         aborted_by: None,
     }
 }
@@ -302,6 +303,7 @@ async fn games_plies_and_results_are_stored_and_read_back() {
                 plies: 2,
                 at: 99,
                 clocks: Some([41_000, 7_500]),
+                timeouts: [0, 1],
             },
             |mut us| {
                 if let Some(u) = us[0].as_mut() {
@@ -319,6 +321,7 @@ async fn games_plies_and_results_are_stored_and_read_back() {
     assert_eq!(done.winner.as_deref(), Some("red"));
     assert_eq!(done.reason.as_deref(), Some("resign"));
     assert_eq!(done.end_clocks, Some([41_000, 7_500]));
+    assert_eq!(done.end_timeouts, Some([0, 1]));
     assert_eq!(done.aborted_by, None);
     assert!(done.changes.unwrap().contains("\"score_after\":3"));
     assert!(!s.live_games().await.unwrap().iter().any(|g| g.id == id));
