@@ -684,12 +684,11 @@ impl App {
     }
 
     /// The remaining game clock and per-move time of `c`, counted down locally from the last
-    /// server report.
+    /// server report — also while this client is disconnected: the server's clocks run on
+    /// (RULES §8.3), and the reconnect brings the exact figures.
     pub fn clock_of(&self, c: Color, now: Instant) -> Option<(Option<i64>, Option<i64>)> {
         let (clocks, at) = self.online.clocks?;
-        let running = clocks.running.map(Side::color) == Some(c)
-            && self.online.result.is_none()
-            && self.online.disconnected.is_none();
+        let running = clocks.running.map(Side::color) == Some(c) && self.online.result.is_none();
         let elapsed = if running {
             now.saturating_duration_since(at).as_millis() as i64
         } else {
@@ -793,12 +792,13 @@ impl App {
         if self.online.game_id.is_none() {
             // Connecting, or waiting for an opponent.
         } else if self.finished() {
-            keys.extend([
-                Msg::KeyReview,
-                Msg::KeyAnalyse,
-                Msg::KeyRematch,
-                Msg::KeySave,
-            ]);
+            // `n`: a rematch where one can be had, else a new game (with a new opponent).
+            let n = if self.rematch_possible() {
+                Msg::KeyRematch
+            } else {
+                Msg::KeyNewGame
+            };
+            keys.extend([Msg::KeyReview, Msg::KeyAnalyse, n, Msg::KeySave]);
         } else {
             keys.extend([Msg::KeyMove, Msg::KeyDraw, Msg::KeyResign]);
             if !self.people_game() {
@@ -1496,6 +1496,21 @@ impl App {
                 self.error_msg(Msg::GameStillOn);
                 return Vec::new();
             }
+            // An aborted game has none (the server refuses it): a new opponent, or against
+            // the AI and at one keyboard the same kind of game anew.
+            if self.aborted() {
+                let again = self
+                    .online_start
+                    .clone()
+                    .filter(|m| m["t"] == "play_ai" || m["t"] == "play_hotseat");
+                return match again {
+                    Some(first) if !self.people_game() => {
+                        self.info(Msg::NewGame);
+                        vec![Command::Send(first)]
+                    }
+                    _ => self.seek_new_opponent(Msg::AbortedNewSeek),
+                };
+            }
             // A rematch waits for an opponent who is gone (or for a game the server no longer
             // keeps) for ever: a new opponent is looked for instead.
             if self.opponent_gone() {
@@ -1523,6 +1538,23 @@ impl App {
         self.info(Msg::NewGame);
         out.extend(self.maybe_think(now));
         out
+    }
+
+    /// Whether the shown online game was aborted.
+    fn aborted(&self) -> bool {
+        self.online
+            .result
+            .as_ref()
+            .is_some_and(|r| r.reason == "aborted")
+    }
+
+    /// Whether `n` can ask for a rematch of the finished online game shown: not of an aborted
+    /// game, and between people only while the opponent is there and the server still takes
+    /// one.
+    fn rematch_possible(&self) -> bool {
+        !self.aborted()
+            && (!self.people_game()
+                || (!self.opponent_gone() && self.online.rematch_open != Some(false)))
     }
 
     /// Whether the shown online game is this client's against a person elsewhere (one seat,
@@ -1942,6 +1974,7 @@ impl App {
                         "not_found" | "rematch_closed" | "game_over" => {
                             return self.seek_new_opponent(Msg::RematchClosedNewSeek)
                         }
+                        "aborted_no_rematch" => return self.seek_new_opponent(Msg::AbortedNewSeek),
                         _ => {}
                     }
                 }

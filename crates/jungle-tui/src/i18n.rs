@@ -320,6 +320,7 @@ messages! {
     Labelled => "labelled": "label", "text";
     OpponentLeftNewSeek => "tui_opponent_left_new_seek";
     RematchClosedNewSeek => "tui_rematch_closed_new_seek";
+    AbortedNewSeek => "tui_aborted_new_seek";
     NoRematchNewSeek => "tui_no_rematch_new_seek";
     RematchAsked => "tui_rematch_asked";
     ReviewShort => "tui_review_short";
@@ -344,6 +345,7 @@ messages! {
     KeyResign => "tui_key_resign";
     KeyTakeback => "tui_key_takeback";
     KeyRematch => "tui_key_rematch";
+    KeyNewGame => "tui_key_new_game";
     KeyReview => "tui_key_review";
     KeyAnalyse => "tui_key_analyse";
     KeySave => "tui_key_save";

@@ -910,6 +910,13 @@ fn online_clocks_count_down_locally_for_the_running_side() {
         app.clock_of(Color::Red, much_later),
         Some((Some(0), Some(0)))
     );
+    // Disconnected, the clock counts on as the server's does (it jumped back to the last
+    // report before).
+    app.handle(Event::Disconnected("reset".into()), later);
+    assert_eq!(
+        app.clock_of(Color::Red, now + Duration::from_millis(3000)),
+        Some((Some(57000), Some(7000)))
+    );
 }
 
 #[test]
@@ -1052,6 +1059,10 @@ fn n_after_the_opponent_has_gone_looks_for_a_new_one_instead_of_a_rematch() {
             "rematch_closed",
             "This game can no longer be rematched: looking for a new opponent",
         ),
+        (
+            "aborted_no_rematch",
+            "An aborted game has no rematch: looking for a new opponent",
+        ),
     ] {
         let (mut app, _, now) = new(Opponent::Online, None);
         app.handle(Event::Server(state("red", &["g3g4"], json!({}))), now);
@@ -1090,6 +1101,11 @@ fn n_after_the_opponent_has_gone_looks_for_a_new_one_instead_of_a_rematch() {
     assert_eq!(
         status(&app),
         "The time for a rematch (2 minutes after the end) has passed."
+    );
+    assert!(
+        app.keys_text().contains("n new game"),
+        "{}",
+        app.keys_text()
     );
     assert_eq!(sent(&press(&mut app, now, &[Key::Char('n')])), vec![quick]);
     // Against the server's AI, n is a rematch whoever is connected.
@@ -1334,6 +1350,19 @@ fn an_aborted_online_game_is_neither_won_nor_drawn() {
         "result": {"winner": null, "reason": "aborted", "by": "blue"}});
     app.handle(Event::Server(state("red", &[], over)), now);
     assert_eq!(app.result_text().as_deref(), Some("Blue aborted the game"));
+    // An aborted game has no rematch: n is a new game, with a new opponent.
+    assert!(
+        app.keys_text().contains("n new game"),
+        "{}",
+        app.keys_text()
+    );
+    assert!(!app.keys_text().contains("rematch"), "{}", app.keys_text());
+    let cmds = press(&mut app, now, &[Key::Char('n')]);
+    assert_eq!(sent(&cmds)[0]["t"], "quick");
+    assert_eq!(
+        status(&app),
+        "An aborted game has no rematch: looking for a new opponent"
+    );
 }
 
 #[test]
