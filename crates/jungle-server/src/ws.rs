@@ -311,14 +311,7 @@ impl Conn {
         rules: Rules,
     ) -> Result<(), WsError> {
         self.not_stopping()?;
-        if self.state.hub.user_live_games(&self.user.id).len() >= MAX_LIVE_GAMES_PER_USER {
-            return Err(WsError::new(
-                "too_many_games",
-                format!(
-                    "you have {MAX_LIVE_GAMES_PER_USER} games going on: finish or resign one first"
-                ),
-            ));
-        }
+        self.room_for_a_game()?;
         // The hub reads both seats afresh and makes a game with a guest or the AI casual.
         self.state
             .hub
@@ -328,6 +321,20 @@ impl Conn {
                 tracing::error!(error = %e, "cannot start a game");
                 WsError::new("internal", "cannot start the game, please retry")
             })?;
+        Ok(())
+    }
+
+    /// Refuses to start a game for a player who has [`MAX_LIVE_GAMES_PER_USER`] going on
+    /// (checked before a seek or challenge is taken, so that it stays open for others).
+    fn room_for_a_game(&self) -> Result<(), WsError> {
+        if self.state.hub.user_live_games(&self.user.id).len() >= MAX_LIVE_GAMES_PER_USER {
+            return Err(WsError::new(
+                "too_many_games",
+                format!(
+                    "you have {MAX_LIVE_GAMES_PER_USER} games going on: finish or resign one first"
+                ),
+            ));
+        }
         Ok(())
     }
 
@@ -401,6 +408,7 @@ impl Conn {
             }
             ClientMsg::AcceptSeek { id } => {
                 self.not_stopping()?;
+                self.room_for_a_game()?;
                 let (owner, tc, rated, rules) = hub
                     .take_seek(&self.user.id, Some(&id), None)
                     .ok_or_else(|| match hub.is_own_seek(&self.user.id, &id) {
@@ -413,6 +421,7 @@ impl Conn {
             ClientMsg::Quick { tc } => {
                 tc.validate().map_err(|e| WsError::new("bad_request", e))?;
                 self.not_stopping()?;
+                self.room_for_a_game()?;
                 self.refresh_user().await;
                 match hub.quick(&self.user, tc, !self.user.guest) {
                     Ok((owner, tc, rated, rules)) => {
@@ -436,6 +445,7 @@ impl Conn {
             }
             ClientMsg::AcceptChallenge { id } => {
                 self.not_stopping()?;
+                self.room_for_a_game()?;
                 let (owner, tc, rated, owner_color) = hub
                     .take_challenge(&self.user.id, &id)
                     .map_err(|(code, e)| WsError::new(code, e))?;

@@ -343,6 +343,29 @@ async fn one_player_has_a_bounded_number_of_games_going_on() {
         .expect_error(json!({"t": "play_ai", "level": 1, "color": "red"}))
         .await;
     assert_eq!(e["code"], "too_many_games", "{e}");
+    // Another player's seek and challenge are refused, and stay open for others.
+    let mut q = srv.guest().await;
+    let untimed = json!({"clock_s": 0, "inc_s": 0, "move_s": 0});
+    q.send(json!({"t": "seek", "tc": untimed, "rated": false}))
+        .await;
+    let seek = q.expect("seek_created").await["id"].clone();
+    q.send(json!({"t": "challenge", "tc": untimed, "rated": false}))
+        .await;
+    let challenge = q.expect("challenge_created").await["id"].clone();
+    for msg in [
+        json!({"t": "accept_seek", "id": seek}),
+        json!({"t": "quick", "tc": untimed}),
+        json!({"t": "accept_challenge", "id": challenge}),
+    ] {
+        let e = p.expect_error(msg).await;
+        assert_eq!(e["code"], "too_many_games", "{e}");
+    }
+    let mut r = srv.guest().await;
+    r.send(json!({"t": "accept_seek", "id": seek})).await;
+    assert_eq!(r.expect("game").await["game"]["status"], "live");
+    r.send(json!({"t": "accept_challenge", "id": challenge}))
+        .await;
+    assert_eq!(r.expect("game").await["game"]["status"], "live");
     // One resigned, one may start again.
     p.send(json!({"t": "resign", "game": games[0]})).await;
     p.expect("ended").await;
