@@ -788,7 +788,10 @@ impl Actor {
             draw_offer: self.draw_offer.map(color_name),
             rematch_offer: self.rematch_offer.map(color_name),
             rematched: self.rematched,
-            rematch_open: !self.is_live() && !self.rematched && !self.was_aborted(),
+            rematch_open: !self.is_live()
+                && !self.rematched
+                && !self.was_aborted()
+                && !self.hub.is_shutting_down(),
             changes: self.changes.clone(),
             presence: RedBlue {
                 red: self.presence[Color::Red],

@@ -432,6 +432,26 @@ async fn a_move_while_the_server_stops_is_refused_as_such() {
 }
 
 #[tokio::test]
+async fn a_stopping_server_says_no_rematch_is_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = TestServer::start(dir.path()).await;
+    let (mut red, mut blue, game) = guests_playing(&srv, untimed()).await;
+    red.send(json!({"t": "resign", "game": game})).await;
+    blue.expect("ended").await;
+    let path = format!("/api/games/{game}");
+    let g = srv.get(&path, None).await.json();
+    assert_eq!(g["game"]["rematch_open"], true, "{g}");
+    srv.state.hub.begin_shutdown();
+    // A rematch would be refused (`shutting_down`): the state does not offer one.
+    let g = srv.get(&path, None).await.json();
+    assert_eq!(g["game"]["rematch_open"], false, "{g}");
+    let e = red
+        .expect_error(json!({"t": "rematch", "game": game}))
+        .await;
+    assert_eq!(e["code"], "shutting_down", "{e}");
+}
+
+#[tokio::test]
 async fn a_stopping_server_lets_no_clock_run_out() {
     let dir = tempfile::tempdir().unwrap();
     let srv = TestServer::start(dir.path()).await;
