@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p jungle-cli
-exec ./target/release/jungle serve "$@"
+exec "${CARGO_TARGET_DIR:-target}/release/jungle" serve "$@"

@@ -214,7 +214,12 @@ pub fn validate_name(name: &str) -> Result<(), ApiError> {
     if !one_writing_system(name) {
         return Err(ApiError::Account(AccountRule::NameScripts));
     }
-    if name.to_lowercase().starts_with("guest") {
+    // Guests are shown as 游客123456 / 訪客123456 in Chinese (`Guest-123456` in English): no
+    // registered name may look like one.
+    if ["guest", "游客", "訪客", "访客", "遊客"]
+        .iter()
+        .any(|p| name.to_lowercase().starts_with(p))
+    {
         return Err(ApiError::Account(AccountRule::NameReserved));
     }
     Ok(())

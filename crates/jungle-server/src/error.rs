@@ -154,7 +154,9 @@ impl AccountRule {
                  a row (counted after Unicode NFKC normalization)",
                 crate::accounts::MAX_MARKS
             ),
-            AccountRule::NameReserved => "names starting with `guest` are reserved".into(),
+            AccountRule::NameReserved => {
+                "names starting with `guest`, `游客` or `訪客` are kept for guests".into()
+            }
             AccountRule::NameScripts => {
                 "a name may not mix alphabets (such as Latin and Cyrillic letters)".into()
             }

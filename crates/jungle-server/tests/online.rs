@@ -1002,9 +1002,12 @@ async fn accounts_sessions_and_http_errors() {
             "2 to 20",
         ),
         ("bad name", "long enough", "name_chars", "letters, digits"),
-        ("GUEST_42", "long enough", "name_reserved", "reserved"),
+        ("GUEST_42", "long enough", "name_reserved", "guests"),
         // Full-width letters are the letters they look like: reserved too.
-        ("Ｇuest-42", "long enough", "name_reserved", "reserved"),
+        ("Ｇuest-42", "long enough", "name_reserved", "guests"),
+        // What a guest is shown as in Chinese.
+        ("游客622276", "long enough", "name_reserved", "guests"),
+        ("訪客12", "long enough", "name_reserved", "guests"),
         // Letters that show as nothing (Hangul fillers): a blank name, or a look-alike.
         (
             "\u{3164}\u{3164}\u{3164}",
