@@ -370,7 +370,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
     let state = build_state(&opts, Arc::new(clock::SystemClock)).await?;
     let addr = listener.local_addr()?;
     let mut signals = signals::Signals::new()?;
-    println!("Jungle is running: open http://{addr}/");
+    println!("{}", running_line(addr));
     let hub = state.hub.clone();
     let stopping = hub.clone();
     let header_timeout = opts.config.header_read_timeout;
@@ -394,6 +394,23 @@ pub async fn serve(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error +
     }
 }
 
+/// The line that says the server runs and what to open: on all addresses (`0.0.0.0`, `::`),
+/// this computer's own (loopback) address, and how other devices reach it (the unspecified
+/// address cannot be opened).
+pub fn running_line(addr: SocketAddr) -> String {
+    if !addr.ip().is_unspecified() {
+        return format!("Jungle is running: open http://{addr}/");
+    }
+    let port = addr.port();
+    let here = match addr.ip() {
+        std::net::IpAddr::V4(_) => format!("127.0.0.1:{port}"),
+        std::net::IpAddr::V6(_) => format!("[::1]:{port}"),
+    };
+    format!(
+        "Jungle is running: open http://{here}/ (from other devices: http://<this computer's address>:{port}/, e.g. from `hostname -I`)"
+    )
+}
+
 /// Runs [`serve`] on a new multi-threaded runtime, with `RUST_LOG`-filtered logs on stderr.
 pub fn serve_blocking(opts: ServeOptions) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let _ = tracing_subscriber::fmt()
@@ -413,6 +430,21 @@ pub fn serve_blocking(opts: ServeOptions) -> Result<(), Box<dyn std::error::Erro
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_running_line_names_an_address_that_can_be_opened() {
+        let line = |a: &str| super::running_line(a.parse().unwrap());
+        assert_eq!(
+            line("127.0.0.1:8080"),
+            "Jungle is running: open http://127.0.0.1:8080/"
+        );
+        let all = line("0.0.0.0:8080");
+        assert!(
+            all.starts_with("Jungle is running: open http://127.0.0.1:8080/ (from other devices:"),
+            "{all}"
+        );
+        assert!(line("[::]:80").starts_with("Jungle is running: open http://[::1]:80/ "));
+    }
+
     use super::*;
 
     #[test]
