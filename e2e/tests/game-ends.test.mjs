@@ -304,3 +304,25 @@ test('rematch_closed arriving while the result dialog is still open takes its Re
   }
   assert.deepEqual(red.page.errors, []);
 });
+
+test('a move made while the connection is lost says it waits, and is played once the connection is back', async () => {
+  const id = await newGame(CLASSICAL);
+  await red.context.setOffline(true);
+  await red.page.evaluate(() => window.jungle.socket.ws && window.jungle.socket.ws.close());
+  await red.page.locator('[data-test=conn].closed, [data-test=conn].connecting').waitFor();
+  // Clicked as clickMove does, without waiting for the move to be played.
+  await red.page.locator('.board [data-sq="g3"]').click();
+  await red.page.locator('.board [data-sq="g4"].dest').click();
+  await red.page.locator('#toasts .toast', { hasText: msg('move_waits_for_connection', 'zh') }).waitFor();
+  await red.context.setOffline(false);
+  await red.page.locator('[data-test=conn].open').waitFor({ state: 'attached', timeout: 20000 });
+  await waitMoves(blue.page, 1);
+  await waitMoves(red.page, 1);
+  // Called off, for the next test.
+  await send(blue.page, { t: 'abort', game: id });
+  await endingText(red.page);
+  await endingText(blue.page);
+  for (const p of [red.page, blue.page]) await closeDialog(p);
+  assert.deepEqual(red.page.errors, []);
+  assert.deepEqual(blue.page.errors, []);
+});

@@ -219,6 +219,9 @@ export function mountGame(root, id, ctx) {
 
   function sendMove(m) {
     if (!isLive()) return;
+    // Without a connection the move waits to be sent (for this ply only: the server refuses it
+    // if a pass came first); the player is told, the board showing nothing played meanwhile.
+    if (socket.state !== 'open') toast(t('move_waits_for_connection'));
     socket.send({ t: 'move', game: id, ply: g.moves.length, move: m });
   }
 
