@@ -212,12 +212,19 @@ test('two players register, pair by challenge link and play to a den win', async
   assert.equal(await alice.page.title(), `${aName} · Jungle`);
   assert.ok(Number(await alice.page.locator('[data-test=games]').innerText()) >= 1);
   assert.match(await alice.page.locator('[data-test=wld]').innerText(), /^1 \/ 0 \/ 0$/);
+  // The 8 numbers in two full rows on a wide screen: none left alone on a row of its own.
+  const tops = await alice.page.locator('.stats .stat').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+  assert.deepEqual(tops, [...Array(4).fill(tops[0]), ...Array(4).fill(tops[4])]);
+  assert.ok(tops[4] > tops[0]);
   await alice.page.locator('table.games tbody tr').first().waitFor();
   assert.match(await alice.page.locator('table.games tbody').innerText(), /Won/);
   // Each row's date, the first column, leads to its game as the last column's link does.
   const firstRow = alice.page.locator('table.games tbody tr').first();
   assert.equal(await firstRow.locator('[data-test=history-date]').getAttribute('href'),
     await firstRow.locator('td:last-child a').getAttribute('href'));
+  // With the time of day and the number of plies: two games of one day are told apart.
+  assert.match(await firstRow.locator('[data-test=history-date]').innerText(), /\d{4}.*\d:\d\d/);
+  assert.match(await firstRow.locator('[data-test=history-plies]').innerText(), /^\d+$/);
   // The aborted rematch is neither a draw nor a long sentence there.
   const abortedRow = alice.page.locator('table.games tbody tr', { hasText: 'Aborted' });
   await abortedRow.waitFor();

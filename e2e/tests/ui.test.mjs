@@ -994,7 +994,9 @@ test('help is a tap away from every screen, on a phone without opening the menu,
     // 17-5 has its trap exemption too (RULES §7.2).
     '除非这 17 步里它进过陷阱',
     // Playing online: the move time and its timeouts, a lost connection, what changes no score.
-    '超时 1/3', '第 4 次超时判负', '断线后要及时回来', '和棋不改变积分', '10 回合以内结束的对局也不计分']) {
+    '超时 1/3', '第 4 次超时判负', '断线后要及时回来', '和棋不改变积分', '10 回合以内结束的对局也不计分',
+    // The coins, escapes and disconnects every profile shows (RULES §8.3, §8.5).
+    '积分、级别、等级分和金币', '1000 金币', '扣 10 金币', '逃跑次数：', '断线次数：']) {
     assert.ok(text.includes(said), `the help does not say ${said}`);
   }
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, 'the help page scrolls sideways');
@@ -1015,6 +1017,7 @@ test('help is a tap away from every screen, on a phone without opening the menu,
   await page.locator('main h1', { hasText: '說明' }).waitFor();
   await page.selectOption('#lang-select', 'en');
   assert.match(await page.locator('[data-test=stats-legend]').innerText(), /everyone starts at 1500.*the smaller the number after ±, the surer the estimate/s);
+  assert.match(await page.locator('[data-test=stats-legend]').innerText(), /starts with 1000.*costs 10 coins.*Games left: .*Disconnects: /s);
   assert.deepEqual(page.errors, []);
 });
 
@@ -1103,4 +1106,35 @@ test('inviting a friend is on the home screen, worded unlike the lobby\'s open s
   assert.deepEqual(page.errors, []);
   assert.deepEqual(friend.page.errors, []);
   await friend.context.close();
+});
+
+test('the home screen\'s time controls fit their narrow cards in English, the limit per move said under them', async () => {
+  const { page, context } = await openPlayer(browser, { locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  const sel = page.locator('#ch-tc');
+  assert.equal(await sel.inputValue(), 'rapid');
+  assert.equal(await page.locator('#ch-tc-note').innerText(), '60s per move');
+  assert.equal(await sel.getAttribute('aria-describedby'), 'ch-tc-note');
+  // No clock, no line under it; a choice says its own.
+  assert.ok(await page.locator('#ai-tc-note').isHidden());
+  await page.selectOption('#ai-tc', 'classical');
+  assert.equal(await page.locator('#ai-tc-note').innerText(), '120s per move');
+  // The words of every choice fit the closed select, which cuts what does not.
+  const cut = await page.evaluate(() => {
+    const out = [];
+    for (const s of document.querySelectorAll('#ai-tc, #hs-tc, #ch-tc')) {
+      const cs = getComputedStyle(s);
+      const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+      for (const o of s.options) {
+        const span = document.body.appendChild(Object.assign(document.createElement('span'), { textContent: o.text }));
+        span.style.font = cs.font;
+        span.style.whiteSpace = 'nowrap';
+        if (span.offsetWidth > room) out.push(`${s.id}: ${o.text}`);
+        span.remove();
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(cut, []);
+  assert.deepEqual(page.errors, []);
+  await context.close();
 });

@@ -156,16 +156,31 @@ function tcSelect(id, withNone) {
   // "No clock" stands for every untimed preset where it is offered; an untimed preset's name
   // needs no "(unlimited)" after it.
   const presets = store.presets.filter((p) => !(withNone && untimed(p.tc)));
+  // Its words name the preset and its clock, "Rapid (10+5)": a closed select cuts what does not
+  // fit a narrow card (English on the home page), so the limit per move is said under it (tcNote).
   // A calm default for people new to the game: no clock where that is offered (against the
   // computer, at one device: a child thinking long is never passed), else rapid.
   const opts = presets.map((p) => h('option', { value: p.id, selected: !withNone && p.id === 'rapid' },
-    untimed(p.tc) ? t(`preset_${p.id}`, {}, p.id) : t('parenthesized', { text: t(`preset_${p.id}`, {}, p.id), note: fmtTc(p.tc) })));
+    !p.tc || !p.tc.clock_s ? t(`preset_${p.id}`, {}, p.id) : t('parenthesized', { text: t(`preset_${p.id}`, {}, p.id), note: fmtTc({ clock_s: p.tc.clock_s, inc_s: p.tc.inc_s }) })));
   if (withNone) opts.unshift(h('option', { value: '', selected: true }, t('tc_none')));
   return h('select', { id }, opts);
 }
 function tcOf(select) {
   const p = store.presets.find((x) => x.id === select.value);
   return p ? p.tc : undefined;
+}
+/** The line under a time control's select: the limit per move of the one chosen ("60s per move"). */
+function tcNote(select) {
+  const note = h('small', { class: 'note tc-note', id: `${select.id}-note`, 'data-test': 'tc-note' });
+  const show = () => {
+    const tc = tcOf(select);
+    note.textContent = tc && tc.move_s ? t('tc_per_move', { s: tc.move_s }) : '';
+    note.hidden = !note.textContent;
+  };
+  select.setAttribute('aria-describedby', note.id);
+  select.addEventListener('change', show);
+  show();
+  return note;
 }
 
 /**
@@ -241,9 +256,12 @@ function howtoBody() {
   return body;
 }
 
-/** What a player's score, level and rating mean, in plain words (profile, leaderboard, help). */
-function statsLegend() {
-  return h('div', { class: 'note legend', 'data-test': 'stats-legend' }, h('p', {}, t('legend_score')), h('p', {}, t('legend_rating')));
+/**
+ * What a player's score, level and rating mean, in plain words (profile, leaderboard, help), and
+ * the messages of `more` after them.
+ */
+function statsLegend(more = []) {
+  return h('div', { class: 'note legend', 'data-test': 'stats-legend' }, ['legend_score', 'legend_rating', ...more].map((k) => h('p', {}, t(k))));
 }
 
 /** The help screen (`#/help`, linked from the header of every screen): the rules, the numbers. */
@@ -251,7 +269,9 @@ function helpScreen(root) {
   root.replaceChildren(h('div', { class: 'help' },
     h('h1', {}, t('help')), h('h2', {}, t('howto_title')), howtoBody(),
     h('h2', {}, t('help_online')), h('ul', { 'data-test': 'help-online' }, ['help_move_time', 'help_disconnect', 'help_no_score'].map((k) => h('li', {}, t(k)))),
-    h('h2', {}, t('help_scores')), statsLegend(), h('p', { class: 'note' }, t('legend_eval_help'))));
+    // The coins, escapes and disconnects every profile shows too (RULES §8.3, §8.5).
+    h('h2', {}, t('help_scores')), statsLegend(['legend_coins', 'legend_escapes', 'legend_disconnects']),
+    h('p', { class: 'note' }, t('legend_eval_help'))));
 }
 
 /**
@@ -277,7 +297,7 @@ function inviteCard(big = false) {
   const el = h('section', { class: 'card', 'aria-labelledby': 'h-invite', 'data-test': 'invite-card' },
     h('h2', { id: 'h-invite' }, t('challenge_friend')),
     h('p', {}, t('invite_lead')),
-    h('label', { for: 'ch-tc' }, t('time_control')), chTc,
+    h('label', { for: 'ch-tc' }, t('time_control')), chTc, tcNote(chTc),
     h('label', { for: 'ch-color' }, t('your_color')), chColor,
     h('label', { class: 'check' }, chRated, ` ${t('rated')}`), ratedGuestNote('ch-rated-note'),
     h('button', { type: 'button', class: big ? 'primary big' : 'primary', 'data-test': 'create-challenge', onclick: () => socket.send({ t: 'challenge', tc: tcOf(chTc), rated: chRated.checked, color: chColor.value }) }, t('create_link')),
@@ -305,7 +325,7 @@ function home(root) {
         h('h2', { id: 'h-ai' }, t('play_ai')),
         h('label', { for: 'ai-level' }, t('ai_level')), level,
         h('fieldset', {}, h('legend', {}, t('your_color')), color),
-        h('label', { for: 'ai-tc' }, t('time_control')), aiTc,
+        h('label', { for: 'ai-tc' }, t('time_control')), aiTc, tcNote(aiTc),
         h('button', {
           type: 'button', class: 'primary big', 'data-test': 'start-ai',
           onclick: () => {
@@ -319,7 +339,7 @@ function home(root) {
       h('section', { class: 'card', 'aria-labelledby': 'h-hs' },
         h('h2', { id: 'h-hs' }, t('play_hotseat')),
         h('p', {}, t('hotseat_lead')),
-        h('label', { for: 'hs-tc' }, t('time_control')), hsTc,
+        h('label', { for: 'hs-tc' }, t('time_control')), hsTc, tcNote(hsTc),
         h('button', {
           type: 'button', class: 'primary big', 'data-test': 'start-hotseat',
           onclick: () => { const tc = tcOf(hsTc); startGame(tc ? { t: 'play_hotseat', tc } : { t: 'play_hotseat' }); },
@@ -399,7 +419,7 @@ function lobby(root) {
       h('section', { class: 'card' },
         h('h2', {}, t('create_seek')),
         h('p', {}, t('seek_lead')),
-        h('label', { for: 'seek-tc' }, t('time_control')), tc,
+        h('label', { for: 'seek-tc' }, t('time_control')), tc, tcNote(tc),
         h('label', { class: 'check' }, rated, ` ${t('rated')}`), ratedGuestNote('seek-rated-note'),
         h('button', { type: 'button', class: 'primary', 'data-test': 'create-seek', onclick: () => startGame({ t: 'seek', tc: tcOf(tc), rated: rated.checked }) }, t('create_seek')),
         h('h2', {}, t('quick_pairing')),
@@ -504,6 +524,16 @@ function historyResult(result, mine) {
   return { res, reason: resultText(result).reason };
 }
 
+/**
+ * When a game of a history began: the date and the time of day ("2026/12/7 14:05"), for two games
+ * of one day to be told apart; on a narrow screen the time goes under the date.
+ */
+function startedAt(when) {
+  const d = new Date(when);
+  return [h('span', { class: 'nowrap' }, d.toLocaleDateString(lang())), ' ',
+    h('span', { class: 'nowrap' }, d.toLocaleTimeString(lang(), { hour: 'numeric', minute: '2-digit' }))];
+}
+
 async function profile(root, name) {
   root.replaceChildren(h('p', {}, t('loading')));
   let user;
@@ -529,15 +559,15 @@ async function profile(root, name) {
         const { res, reason } = historyResult(g.result, mine);
         hist.append(h('tr', {},
           // The date leads to the game too: on a phone the last column is scrolled out of sight.
-          h('td', {}, h('a', { href: `#/g/${g.id}`, 'data-test': 'history-date' }, g.started_at ? new Date(g.started_at).toLocaleDateString(lang()) : '–')),
+          h('td', {}, h('a', { href: `#/g/${g.id}`, 'data-test': 'history-date' }, g.started_at ? startedAt(g.started_at) : '–')),
           h('td', {}, h('span', { class: `swatch ${mine}` }), ` ${t(mine)}`),
           h('td', {}, playerName(opp)),
-          h('td', {}, res), h('td', {}, reason),
+          h('td', {}, res), h('td', {}, reason), h('td', { 'data-test': 'history-plies' }, String(g.plies ?? '–')),
           h('td', {}, h('a', { href: `#/g/${g.id}` }, gameLink(g, name)))));
       }
       if (games.length) before = games[games.length - 1].id;
       more.hidden = games.length < 20;
-      if (!hist.children.length) hist.append(h('tr', {}, h('td', { colspan: 6, class: 'empty' }, t('no_games'))));
+      if (!hist.children.length) hist.append(h('tr', {}, h('td', { colspan: 7, class: 'empty' }, t('no_games'))));
     } catch (e) {
       toast(errText(e), 'error');
     }
@@ -553,7 +583,7 @@ async function profile(root, name) {
       stat(t('escapes'), user.escapes, 'escapes'), stat(t('disconnects'), user.disconnects, 'disconnects')),
     statsLegend(),
     h('h2', {}, t('game_history')),
-    scrolling(h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('date'), t('color'), t('opponent'), t('result'), t('reason'), ''].map((x) => h('th', { scope: 'col' }, x)))), hist)),
+    scrolling(h('table', { class: 'games' }, h('thead', {}, h('tr', {}, [t('date'), t('color'), t('opponent'), t('result'), t('reason'), t('plies'), ''].map((x) => h('th', { scope: 'col' }, x)))), hist)),
     more,
     // One's own registered account: its password can be changed here.
     store.user && !store.user.guest && store.user.id === user.id ? passwordForm() : null));
