@@ -1352,6 +1352,21 @@ async fn a_clock_that_runs_out_with_the_move_limit_loses_on_time_without_a_pass(
     assert_eq!(e["timeouts"]["red"], 0, "{e}");
 }
 
+/// Red, to move at the start of `game`, lets its `move_ms` pass three times (Blue sees each
+/// pass, with the count, and shuffles its elephant in between): one more timeout forfeits.
+async fn red_times_out_thrice(srv: &TestServer, blue: &mut Player, game: &str, move_ms: i64) {
+    for n in 1..=3 {
+        srv.clock.advance(move_ms);
+        let pass = blue.expect("moved").await;
+        assert_eq!(
+            (pass["move"].as_str(), pass["timeouts"]["red"].as_u64()),
+            (Some("--"), Some(n))
+        );
+        let shuffle = if n % 2 == 1 { "a9a8" } else { "a8a9" };
+        blue.mv(game, 2 * n as usize - 1, shuffle).await;
+    }
+}
+
 /// The test clock moves `ms`: Red's grace runs out at its very end, not a millisecond sooner.
 async fn blue_wins_by_disconnect_after(srv: &TestServer, blue: &mut Player, ms: i64) {
     srv.clock.advance(ms - 1);
@@ -1555,16 +1570,7 @@ async fn a_finished_game_reads_the_same_from_the_store() {
         false,
     )
     .await;
-    let mut ply = 0;
-    for n in 1..=3 {
-        srv.clock.advance(30_000);
-        red.expect("moved").await;
-        ply += 1;
-        let shuffle = if n % 2 == 1 { "a9a8" } else { "a8a9" };
-        blue.mv(&game, ply, shuffle).await;
-        red.expect("moved").await;
-        ply += 1;
-    }
+    red_times_out_thrice(&srv, &mut blue, &game, 30_000).await;
     srv.clock.advance(30_000);
     red.expect("ended").await;
     let g = same(game).await;
@@ -1652,15 +1658,7 @@ async fn an_away_player_forfeiting_by_timeouts_loses_by_disconnect() {
     // Red closes the page: its passes come every 10 s, long before its 60 s grace ends.
     red.ws.close_ref().await;
     assert_eq!(blue.expect("presence").await["red"], false);
-    let mut ply = 0;
-    for n in 1..=3 {
-        srv.clock.advance(10_000);
-        assert_eq!(blue.expect("moved").await["timeouts"]["red"], n);
-        ply += 1;
-        blue.mv(&game, ply, if n % 2 == 1 { "a9a8" } else { "a8a9" })
-            .await;
-        ply += 1;
-    }
+    red_times_out_thrice(&srv, &mut blue, &game, 10_000).await;
     srv.clock.advance(10_000);
     let e = blue.expect("ended").await;
     assert_eq!(
