@@ -745,11 +745,11 @@ impl App {
     }
 
     /// "The game is over" with the keys that do something then: n is a new game offline, a
-    /// rematch online, and nothing to a spectator.
+    /// rematch online (a new game where none can be had), and nothing to a spectator.
     fn game_over_msg(&self) -> Msg {
         if self.spectating() {
             Msg::GameOverWatching
-        } else if self.opponent == Opponent::Online {
+        } else if self.opponent == Opponent::Online && self.rematch_possible() {
             Msg::GameOverOnline
         } else {
             Msg::GameOver

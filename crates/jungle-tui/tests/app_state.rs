@@ -1356,6 +1356,11 @@ fn an_aborted_online_game_is_neither_won_nor_drawn() {
         "{}",
         app.keys_text()
     );
+    assert!(type_text(&mut app, now, "g3g4").is_empty());
+    assert_eq!(
+        status(&app),
+        "The game is over: Left/Right step through it, n for a new game, q to quit"
+    );
     assert!(!app.keys_text().contains("rematch"), "{}", app.keys_text());
     let cmds = press(&mut app, now, &[Key::Char('n')]);
     assert_eq!(sent(&cmds)[0]["t"], "quick");
