@@ -526,6 +526,7 @@ pub fn net_error_parts(
             ),
             None,
         ),
+        NetError::TooManyConnections => (entry(lang, "tui_too_many_connections").to_string(), None),
     }
 }
 
@@ -1081,6 +1082,10 @@ mod tests {
             detail.as_deref(),
             Some("WebSocket: HTTP error: 403 Forbidden")
         );
+        // The limit of open connections per address, said whole, with no English left.
+        let (main, detail) = net_error_parts(Lang::ZhHant, server, &NetError::TooManyConnections);
+        assert!(main.starts_with("這台電腦連到伺服器的連線太多了"), "{main}");
+        assert_eq!(detail, None);
         let odd_answer = NetError::Protocol("bad HTTP answer: no status code".into());
         assert_eq!(
             net_error_parts(Lang::En, server, &odd_answer),

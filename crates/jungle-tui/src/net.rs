@@ -49,6 +49,10 @@ pub enum NetError {
         /// The HTTP status of its answer.
         status: u16,
     },
+    /// The server refused the WebSocket: this address has too many open (the limit of open
+    /// connections per address, `--max-ws-per-ip`).
+    #[error("too many open connections from this address")]
+    TooManyConnections,
 }
 
 /// The longest server message repeated to the player, in characters.
@@ -330,7 +334,15 @@ pub fn connect<E: Send + 'static>(
                 let ws = match handshake.await {
                     Ok(Ok((ws, _))) => ws,
                     Ok(Err(e)) => {
-                        let _ = ready_tx.send(Err(NetError::WebSocket(e.to_string())));
+                        let e = match e {
+                            tokio_tungstenite::tungstenite::Error::Http(r)
+                                if r.status().as_u16() == 429 =>
+                            {
+                                NetError::TooManyConnections
+                            }
+                            e => NetError::WebSocket(e.to_string()),
+                        };
+                        let _ = ready_tx.send(Err(e));
                         return;
                     }
                     Err(_) => {
@@ -438,6 +450,21 @@ HttpOnly; SameSite=Lax; Path=/\r\nContent-Length: 2\r\n\r\n{}";
             }
         });
         ServerUrl::parse(&format!("http://127.0.0.1:{port}")).unwrap()
+    }
+
+    #[test]
+    fn a_websocket_refused_for_too_many_connections_says_so() {
+        let body = r#"{"error":{"code":"rate_limited","message":"too many open connections from this address: at most 64"}}"#;
+        let answer: &'static str = Box::leak(
+            format!(
+                "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .into_boxed_str(),
+        );
+        let (tx, _rx) = mpsc::channel::<SocketEvent>();
+        let e = connect(&answering(answer), "jungle_session=x", tx, |ev| ev).err();
+        assert!(matches!(e, Some(NetError::TooManyConnections)), "{e:?}");
     }
 
     #[test]
