@@ -538,7 +538,7 @@ impl Actor {
                     // A player away when the fourth timeout forfeits has not come back: a loss
                     // by disconnect (§8.3), as when the grace runs out first; else closing the
                     // page would dodge the disconnect's count and coins.
-                    let away = self.grace_deadline[c].is_some();
+                    let away = self.grace_deadline[c].is_some() && !self.meta.hotseat;
                     let reason = if away { "disconnect" } else { "timeouts" };
                     self.finish(Some(!c), reason).await;
                 } else {
@@ -552,7 +552,13 @@ impl Actor {
             }
             Due::Grace(c) => {
                 self.grace_deadline[c] = None;
-                self.finish(Some(!c), "disconnect").await;
+                // At one device the player who left held both sides: neither side won, the
+                // game is called off (nothing is counted for a hot-seat game either way).
+                if self.meta.hotseat {
+                    self.finish(None, "aborted").await;
+                } else {
+                    self.finish(Some(!c), "disconnect").await;
+                }
             }
             Due::Linger => {}
         }

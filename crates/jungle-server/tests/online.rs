@@ -738,6 +738,27 @@ async fn at_one_device_the_last_move_can_be_taken_back() {
 }
 
 #[tokio::test]
+async fn a_hotseat_game_left_past_the_grace_is_called_off_not_won() {
+    let dir = tmp();
+    let srv = TestServer::start(dir.path()).await;
+    let mut p = srv.guest().await;
+    let game = p.start(json!({"t": "play_hotseat"})).await;
+    p.mv(&game, 0, "g3g4").await;
+    p.mv(&game, 1, "a7a6").await;
+    p.ws.close_ref().await;
+    let mut q = srv.guest().await;
+    q.send(json!({"t": "watch", "game": game})).await;
+    q.expect("game").await;
+    srv.clock.advance(60_000);
+    let e = q.expect("ended").await;
+    assert_eq!(
+        e["result"],
+        json!({"winner": null, "reason": "aborted"}),
+        "{e}"
+    );
+}
+
+#[tokio::test]
 async fn hotseat_one_player_holds_both_seats() {
     let dir = tmp();
     let srv = TestServer::start(dir.path()).await;
