@@ -212,7 +212,7 @@ test('the end of a game is said with its subject, from the viewer\'s side, in ea
   assert.equal(endText({ winner: 'red', reason: 'timeouts' }, { you: 'blue' }), '你已经 4 次超过每步时限，判负');
   // An abort, said to the one who asked for it, and to everyone else.
   assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'red', abortedByYou: true }), '你在双方都走棋之前取消了对局，不算输赢');
-  assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'blue' }), '对局在双方都走棋之前被取消了，不算输赢');
+  assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'blue' }), '对局被取消了，不算输赢');
   // `ended` says who aborted: the other side is told it, and the side that did is "you".
   assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'blue', abortedBy: 'red' }), '红方在双方都走棋之前取消了对局，不算输赢');
   assert.equal(endText({ winner: null, reason: 'aborted' }, { you: 'red', abortedBy: 'red' }), '你在双方都走棋之前取消了对局，不算输赢');
@@ -234,7 +234,7 @@ test('the end of a game is said with its subject, from the viewer\'s side, in ea
   // Nothing known of the animal, or a reason the catalogue does not know: the short words.
   assert.equal(endText(den, { you: 'red' }), t('reason_den'));
   // Sentence case, as every end sentence.
-  assert.equal(endText({ winner: null, reason: 'aborted' }), 'The game was called off before both sides had moved: nobody wins or loses');
+  assert.equal(endText({ winner: null, reason: 'aborted' }), 'The game was called off: nobody wins or loses');
   assert.equal(endText({ winner: null, reason: 'aborted' }, { abortedByYou: true }), 'You called the game off before both sides had moved: nobody wins or loses');
   assert.equal(endText({ winner: null, reason: 'aborted' }, { abortedBy: 'blue' }), 'Blue called the game off before both sides had moved: nobody wins or loses');
   assert.equal(endText({ winner: 'blue', reason: 'wipeout' }, { you: 'blue' }), "You captured every one of Red's animals!");

@@ -229,7 +229,7 @@ test('two players register, pair by challenge link and play to a den win', async
   const abortedRow = alice.page.locator('table.games tbody tr', { hasText: 'Aborted' });
   await abortedRow.waitFor();
   assert.equal(await abortedRow.locator('td').nth(3).innerText(), 'Aborted');
-  assert.equal(await abortedRow.locator('td').nth(4).innerText(), 'called off at the start');
+  assert.equal(await abortedRow.locator('td').nth(4).innerText(), 'called off');
   assert.doesNotMatch(await alice.page.locator('table.games tbody').innerText(), /Draw|nothing changes/);
   await shot(alice.page, 'profile');
 });
