@@ -164,6 +164,23 @@ pub struct SearchResult {
     pub lines: Vec<SearchLine>,
 }
 
+impl SearchResult {
+    /// The result whose best lines are `lines` (best first): the move, score, depth and
+    /// principal variation are the first line's (none, `Cp(0)`, 0 and empty without lines).
+    /// For programs that show results they did not search (tests of a client, say).
+    pub fn from_lines(lines: Vec<SearchLine>, nodes: u64) -> SearchResult {
+        let first = lines.first();
+        SearchResult {
+            best: first.and_then(|l| l.pv.first().copied()),
+            score: first.map_or(Score::Cp(0), |l| l.score),
+            depth: first.map_or(0, |l| l.depth),
+            nodes,
+            pv: first.map(|l| l.pv.clone()).unwrap_or_default(),
+            lines,
+        }
+    }
+}
+
 /// The largest transposition table, in MiB.
 pub const MAX_HASH_MB: usize = 4096;
 

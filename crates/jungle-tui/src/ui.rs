@@ -1708,14 +1708,7 @@ mod tests {
             line(Score::Cp(-5), &[(Square::A3, Square::A4)]),
             line(Score::Den(-4), &[(Square::F2, Square::F3)]),
         ];
-        let result = SearchResult {
-            best: lines[0].pv.first().copied(),
-            score: Score::Cp(42),
-            depth: 14,
-            nodes: 1,
-            pv: lines[0].pv.clone(),
-            lines,
-        };
+        let result = SearchResult::from_lines(lines, 1);
         a.handle(Event::Analysis { generation, result }, now);
         let all = screen(&a, 90, 30).join("\n");
         assert!(

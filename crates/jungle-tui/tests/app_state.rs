@@ -1922,14 +1922,7 @@ fn search_result(lines: &[(Score, &[&str])]) -> SearchResult {
             pv: pv.iter().map(|m| mv(m)).collect(),
         })
         .collect();
-    SearchResult {
-        best: lines.first().and_then(|l| l.pv.first().copied()),
-        score: lines.first().map_or(Score::Cp(0), |l| l.score),
-        depth: 9,
-        nodes: 1000,
-        pv: lines.first().map(|l| l.pv.clone()).unwrap_or_default(),
-        lines,
-    }
+    SearchResult::from_lines(lines, 1000)
 }
 
 #[test]

@@ -720,14 +720,7 @@ fn a_watchers_analysis_on_the_smallest_screen_is_never_cut_mid_line() {
             line(Score::Cp(-5), &[(Sq::A3, Sq::A4)]),
             line(Score::Den(-4), &[(Sq::F2, Sq::F3)]),
         ];
-        let result = SearchResult {
-            best: lines[0].pv.first().copied(),
-            score: Score::Cp(42),
-            depth: 14,
-            nodes: 1,
-            pv: lines[0].pv.clone(),
-            lines,
-        };
+        let result = SearchResult::from_lines(lines, 1);
         a.handle(Event::Analysis { generation, result }, now);
         let s = Screen::draw(&a, 64, 16, now);
         let all = s.all();
